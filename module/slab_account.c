@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: per call site accounting of kernel slab allocations.
+ *
+ * Probes on the kmem tracepoints feed two preallocated, bounded tables:
+ *
+ *  - the call-site table: a dense array of sites plus an open-addressing
+ *    hash of u32 indexes; sites are added lock-free and never removed
+ *    while the module is loaded;
+ *  - the object table: buckets of SA_BUCKET_KEYS pointer keys (one cache
+ *    line) with a spill count, mapping each live object to its site and
+ *    sizes, so that a free is charged to the site that allocated.
+ *
+ * Probes never allocate, never sleep and take no lock; they run in any
+ * context the allocator is called from.  /proc/slab_account prints the
+ * tables; writes of "reset", "stop" and "start" control them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/capability.h>
+#include <linux/ctype.h>
+#include <linux/hash.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+
+#define SA_FORMAT_VERSION	"1.0"
+#define SA_NAME_LEN		24
+#define SA_BUCKET_KEYS		7	/* keys per bucket: 7 + spill = 64 bytes */
+#define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
+#define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
+
+#define SA_MAX_OBJECTS		BIT(26)
+#define SA_MAX_SITES		BIT(20)
+
+static unsigned long max_objects;
+module_param(max_objects, ulong, 0444);
+MODULE_PARM_DESC(max_objects,
+		 "object table capacity (0 = auto: 1 per 2 KiB of RAM, 8192..1M)");
+
+static unsigned long max_sites;
+module_param(max_sites, ulong, 0444);
+MODULE_PARM_DESC(max_sites,
+		 "call-site table capacity (0 = auto: 32 per MiB of RAM, 1024..16384)");
+
+enum sa_site_type {
+	SA_TYPE_KMALLOC	= BIT(0),
+	SA_TYPE_CACHE	= BIT(1),
+	SA_TYPE_MULTI	= BIT(2),	/* several caches */
+};
+
+struct sa_site {
+	unsigned long call_site;
+	atomic64_t allocs;
+	atomic64_t frees;
+	atomic64_t bytes_alloc;
+	atomic64_t bytes_req;
+	atomic64_t live_alloc;
+	atomic64_t live_req;
+	atomic64_t live_objs;
+	atomic64_t peak;
+	unsigned long type;		/* enum sa_site_type bits */
+	const struct kmem_cache *cache;	/* first cache seen, compared only */
+	char name[SA_NAME_LEN];		/* its name, copied */
+	int ready;			/* published in the hash */
+};
+
+struct sa_bucket {
+	unsigned long key[SA_BUCKET_KEYS];
+	atomic_long_t spill;	/* objects homed here, stored further on */
+} ____cacheline_aligned;
+
+struct sa_objval {
+	u32 site;
+	u32 bytes_alloc;
+	u32 bytes_req;
+};
+
+/* Global event counters, per CPU, summed at read time. */
+struct sa_stats {
+	u64 failed;		/* allocation returned NULL */
+	u64 unknown;		/* free of a pointer not in the table */
+	u64 missed;		/* allocation of a pointer still in the table */
+	u64 dropped_objs;	/* object table full */
+	u64 dropped_sites;	/* call-site table full */
+	u64 inserts;		/* objects put in the table (never reset) */
+	u64 removes;		/* objects taken out (never reset) */
+};
+
+static DEFINE_PER_CPU(struct sa_stats, sa_stats);
+static DEFINE_PER_CPU(int, sa_spare_site) = -1;
+
+static struct sa_site *sa_sites;
+static u32 *sa_site_hash;
+static unsigned int sa_site_cap;
+static unsigned int sa_site_hash_bits;
+static atomic_t sa_nr_sites = ATOMIC_INIT(0);
+
+static struct sa_bucket *sa_buckets;
+static struct sa_objval *sa_vals;
+static unsigned int sa_bucket_bits;
+
+static size_t sa_table_bytes;
+
+/* Control state, under sa_ctl_lock. */
+static DEFINE_MUTEX(sa_ctl_lock);
+static bool sa_active;
+static struct sa_stats sa_base;	/* totals at the last reset */
+
+/* ---- call-site table ------------------------------------------------ */
+
+static inline struct sa_site *sa_site_at(u32 idx)
+{
+	return &sa_sites[idx];
+}
+
+static inline bool sa_site_ready(struct sa_site *e)
+{
+	/* Published entries only; pairs with the release in sa_site_get(). */
+	return smp_load_acquire(&e->ready);
+}
+
+static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
+{
+	unsigned int i;
+
+	if (!s) {
+		e->type |= SA_TYPE_KMALLOC;
+		return;
+	}
+	e->type |= SA_TYPE_CACHE;
+	e->cache = s;
+	strscpy(e->name, sa_cache_name(s), sizeof(e->name));
+	for (i = 0; e->name[i]; i++)
+		if (isspace(e->name[i]) || !isprint(e->name[i]))
+			e->name[i] = '_';
+}
+
+static int sa_site_reserve(void)
+{
+	int idx = this_cpu_xchg(sa_spare_site, -1);
+
+	if (idx >= 0)
+		return idx;
+	return atomic_fetch_add_unless(&sa_nr_sites, 1, sa_site_cap);
+}
+
+static struct sa_site *sa_site_get(unsigned long call_site,
+				   const struct kmem_cache *s)
+{
+	u32 mask = (1U << sa_site_hash_bits) - 1;
+	u32 h = hash_long(call_site, sa_site_hash_bits);
+	struct sa_site *e;
+	int idx = -1;
+	u32 v;
+
+	for (;;) {
+		/* Pairs with the cmpxchg publishing a fully built entry. */
+		v = smp_load_acquire(&sa_site_hash[h]);
+		if (!v) {
+			if (idx < 0) {
+				idx = sa_site_reserve();
+				if (idx >= sa_site_cap) {
+					this_cpu_inc(sa_stats.dropped_sites);
+					return NULL;
+				}
+				e = sa_site_at(idx);
+				memset(e, 0, sizeof(*e));
+				e->call_site = call_site;
+				sa_site_set_cache(e, s);
+			}
+			if (!cmpxchg(&sa_site_hash[h], 0, idx + 1)) {
+				e = sa_site_at(idx);
+				/* For /proc readers: the entry is complete. */
+				smp_store_release(&e->ready, 1);
+				return e;
+			}
+			continue;	/* lost the slot: look at the winner */
+		}
+		e = sa_site_at(v - 1);
+		if (e->call_site == call_site) {
+			/* Keep a reserved entry for this CPU's next new site. */
+			if (idx >= 0)
+				this_cpu_cmpxchg(sa_spare_site, -1, idx);
+			return e;
+		}
+		h = (h + 1) & mask;
+	}
+}
+
+static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+{
+	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
+
+	if (!(READ_ONCE(e->type) & want))
+		set_bit(__ffs(want), &e->type);
+	if (!s || (!READ_ONCE(e->cache) && !cmpxchg(&e->cache, NULL, s)))
+		return;
+	if (s != READ_ONCE(e->cache) && !(READ_ONCE(e->type) & SA_TYPE_MULTI))
+		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
+}
+
+static void sa_site_alloc(struct sa_site *e, u32 bytes_alloc, u32 bytes_req)
+{
+	s64 live, peak;
+
+	atomic64_inc(&e->allocs);
+	atomic64_add(bytes_alloc, &e->bytes_alloc);
+	atomic64_add(bytes_req, &e->bytes_req);
+	atomic64_add(bytes_req, &e->live_req);
+	atomic64_inc(&e->live_objs);
+	live = atomic64_add_return(bytes_alloc, &e->live_alloc);
+	peak = atomic64_read(&e->peak);
+	while (live > peak) {
+		s64 old = atomic64_cmpxchg(&e->peak, peak, live);
+
+		if (old == peak)
+			break;
+		peak = old;
+	}
+}
+
+static void sa_site_free(struct sa_site *e, u32 bytes_alloc, u32 bytes_req)
+{
+	atomic64_inc(&e->frees);
+	atomic64_sub(bytes_alloc, &e->live_alloc);
+	atomic64_sub(bytes_req, &e->live_req);
+	atomic64_dec(&e->live_objs);
+}
+
+/* ---- object table ---------------------------------------------------- */
+
+static inline struct sa_bucket *sa_bucket_at(u32 b)
+{
+	return &sa_buckets[b & ((1U << sa_bucket_bits) - 1)];
+}
+
+/* Find the slot of @key: returns slot number or -1; *home_hops = spill. */
+static long sa_obj_find(unsigned long key, unsigned int *hops)
+{
+	u32 home = hash_long(key, sa_bucket_bits);
+	unsigned int i, j;
+
+	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
+		struct sa_bucket *b = sa_bucket_at(home + i);
+
+		for (j = 0; j < SA_BUCKET_KEYS; j++) {
+			/* Pairs with the release publishing the key. */
+			if (smp_load_acquire(&b->key[j]) == key) {
+				*hops = i;
+				return (long)(b - sa_buckets) *
+				       SA_BUCKET_KEYS + j;
+			}
+		}
+		if (!i && !atomic_long_read(&b->spill))
+			break;
+	}
+	return -1;
+}
+
+static inline unsigned long *sa_key_of(long slot)
+{
+	return &sa_buckets[slot / SA_BUCKET_KEYS].key[slot % SA_BUCKET_KEYS];
+}
+
+static void sa_obj_insert(unsigned long key, u32 site,
+			  u32 bytes_alloc, u32 bytes_req)
+{
+	u32 home = hash_long(key, sa_bucket_bits);
+	struct sa_objval *val;
+	unsigned int i, j;
+	long slot;
+
+	slot = sa_obj_find(key, &i);
+	if (slot >= 0) {
+		/* Its free was never reported: charge it to its site now. */
+		val = &sa_vals[slot];
+		sa_site_free(sa_site_at(val->site), val->bytes_alloc,
+			     val->bytes_req);
+		this_cpu_inc(sa_stats.missed);
+		this_cpu_inc(sa_stats.removes);
+		this_cpu_inc(sa_stats.inserts);
+		val->site = site;
+		val->bytes_alloc = bytes_alloc;
+		val->bytes_req = bytes_req;
+		return;
+	}
+
+	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
+		struct sa_bucket *b = sa_bucket_at(home + i);
+
+		for (j = 0; j < SA_BUCKET_KEYS; j++) {
+			if (READ_ONCE(b->key[j]) ||
+			    cmpxchg(&b->key[j], 0, SA_KEY_BUSY))
+				continue;
+			if (i)
+				atomic_long_inc(&sa_bucket_at(home)->spill);
+			val = &sa_vals[(b - sa_buckets) * SA_BUCKET_KEYS + j];
+			val->site = site;
+			val->bytes_alloc = bytes_alloc;
+			val->bytes_req = bytes_req;
+			/* The value is written before the key is seen. */
+			smp_store_release(&b->key[j], key);
+			this_cpu_inc(sa_stats.inserts);
+			return;
+		}
+	}
+	this_cpu_inc(sa_stats.dropped_objs);
+}
+
+void sa_account_alloc(unsigned long call_site, const void *ptr,
+		      size_t bytes_req, size_t bytes_alloc,
+		      const struct kmem_cache *s)
+{
+	struct sa_site *e;
+	u32 alloc32, req32;
+
+	if (unlikely(!ptr)) {
+		this_cpu_inc(sa_stats.failed);
+		return;
+	}
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;		/* kmalloc(0): nothing handed out */
+
+	e = sa_site_get(call_site, s);
+	if (unlikely(!e))
+		return;
+	if (unlikely(!(READ_ONCE(e->type) & (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
+		     (s && s != READ_ONCE(e->cache))))
+		sa_site_note_type(e, s);
+
+	/* Sizes of slab objects and large kmallocs fit in 32 bits. */
+	alloc32 = min_t(size_t, bytes_alloc, U32_MAX);
+	req32 = min_t(size_t, bytes_req, U32_MAX);
+	sa_obj_insert((unsigned long)ptr, e - sa_sites, alloc32, req32);
+	sa_site_alloc(e, alloc32, req32);
+}
+
+void sa_account_free(unsigned long call_site, const void *ptr)
+{
+	struct sa_objval val;
+	unsigned int hops;
+	long slot;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+
+	slot = sa_obj_find((unsigned long)ptr, &hops);
+	if (slot < 0) {
+		this_cpu_inc(sa_stats.unknown);
+		return;
+	}
+	val = sa_vals[slot];
+	if (hops)
+		atomic_long_dec(&sa_bucket_at(hash_long((unsigned long)ptr,
+							sa_bucket_bits))->spill);
+	/* The value is read before the slot can be claimed again. */
+	smp_store_release(sa_key_of(slot), 0);
+	this_cpu_inc(sa_stats.removes);
+	sa_site_free(sa_site_at(val.site), val.bytes_alloc, val.bytes_req);
+}
+
+/* ---- control ----------------------------------------------------------- */
+
+static void sa_stats_sum(struct sa_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct sa_stats *c = per_cpu_ptr(&sa_stats, cpu);
+
+		sum->failed += READ_ONCE(c->failed);
+		sum->unknown += READ_ONCE(c->unknown);
+		sum->missed += READ_ONCE(c->missed);
+		sum->dropped_objs += READ_ONCE(c->dropped_objs);
+		sum->dropped_sites += READ_ONCE(c->dropped_sites);
+		sum->inserts += READ_ONCE(c->inserts);
+		sum->removes += READ_ONCE(c->removes);
+	}
+}
+
+static unsigned int sa_nr_sites_now(void)
+{
+	return min_t(unsigned int, atomic_read(&sa_nr_sites), sa_site_cap);
+}
+
+static void sa_reset(void)
+{
+	unsigned int i, n = sa_nr_sites_now();
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (!sa_site_ready(e))
+			continue;
+		atomic64_set(&e->allocs, 0);
+		atomic64_set(&e->frees, 0);
+		atomic64_set(&e->bytes_alloc, 0);
+		atomic64_set(&e->bytes_req, 0);
+		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
+	}
+	sa_stats_sum(&sa_base);
+}
+
+static int sa_start(void)
+{
+	int ret;
+
+	if (sa_active)
+		return 0;
+	ret = sa_compat_register();
+	if (ret) {
+		tracepoint_synchronize_unregister();
+		pr_err("cannot register kmem tracepoint probes: %d\n", ret);
+		return ret;
+	}
+	sa_active = true;
+	return 0;
+}
+
+static void sa_stop(void)
+{
+	if (!sa_active)
+		return;
+	sa_compat_unregister();
+	tracepoint_synchronize_unregister();
+	sa_active = false;
+}
+
+/* ---- /proc/slab_account ---------------------------------------------- */
+
+static bool sa_site_empty(struct sa_site *e)
+{
+	return !atomic64_read(&e->allocs) && !atomic64_read(&e->frees) &&
+	       !atomic64_read(&e->live_objs);
+}
+
+/* First printable site at index >= @idx; sets *pos to its position. */
+static struct sa_site *sa_seq_find(unsigned int idx, loff_t *pos)
+{
+	unsigned int n = sa_nr_sites_now();
+
+	for (; idx < n; idx++) {
+		struct sa_site *e = sa_site_at(idx);
+
+		if (sa_site_ready(e) && !sa_site_empty(e)) {
+			*pos = (loff_t)idx + 1;
+			return e;
+		}
+	}
+	*pos = (loff_t)n + 1;
+	return NULL;
+}
+
+static void *sa_seq_start(struct seq_file *m, loff_t *pos)
+{
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > sa_site_cap)
+		return NULL;
+	return sa_seq_find(*pos - 1, pos);
+}
+
+static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	unsigned int idx = v == SEQ_START_TOKEN ? 0 :
+			   (struct sa_site *)v - sa_sites + 1;
+
+	return sa_seq_find(idx, pos);
+}
+
+static void sa_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static void sa_seq_header(struct seq_file *m)
+{
+	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
+	u64 allocs = 0, frees = 0, callers = 0;
+	unsigned int i, n = sa_nr_sites_now();
+	struct sa_stats st;
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (!sa_site_ready(e) || sa_site_empty(e))
+			continue;
+		callers++;
+		total += atomic64_read(&e->bytes_alloc);
+		req += atomic64_read(&e->bytes_req);
+		live += atomic64_read(&e->live_alloc);
+		live_req += atomic64_read(&e->live_req);
+		objs += atomic64_read(&e->live_objs);
+		allocs += atomic64_read(&e->allocs);
+		frees += atomic64_read(&e->frees);
+	}
+	sa_stats_sum(&st);
+
+	seq_puts(m, "slab_account - version: " SA_FORMAT_VERSION "\n");
+	seq_printf(m, "state: %s\n", READ_ONCE(sa_active) ? "active" : "stopped");
+	seq_printf(m, "total bytes allocated: %llu\n", total);
+	seq_printf(m, "total bytes requested: %llu\n", req);
+	seq_printf(m, "slack bytes allocated: %llu\n", total - req);
+	seq_printf(m, "current bytes allocated: %llu\n", live);
+	seq_printf(m, "current bytes requested: %llu\n", live_req);
+	seq_printf(m, "current objects: %llu\n", objs);
+	seq_printf(m, "number of allocs: %llu\n", allocs);
+	seq_printf(m, "number of frees: %llu\n", frees);
+	seq_printf(m, "number of callers: %llu\n", callers);
+	seq_printf(m, "failed allocs: %llu\n", st.failed - sa_base.failed);
+	seq_printf(m, "unknown frees: %llu\n", st.unknown - sa_base.unknown);
+	seq_printf(m, "missed frees: %llu\n", st.missed - sa_base.missed);
+	seq_printf(m, "dropped objects: %llu\n",
+		   st.dropped_objs - sa_base.dropped_objs);
+	seq_printf(m, "dropped sites: %llu\n",
+		   st.dropped_sites - sa_base.dropped_sites);
+	seq_printf(m, "tracked objects: %llu\n", st.inserts - st.removes);
+	seq_printf(m, "object capacity: %lu\n",
+		   (unsigned long)SA_BUCKET_KEYS << sa_bucket_bits);
+	seq_printf(m, "call sites: %u\n", n);
+	seq_printf(m, "call site capacity: %u\n", sa_site_cap);
+	seq_printf(m, "table memory: %zu\n", sa_table_bytes);
+	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
+}
+
+static void sa_seq_site(struct seq_file *m, struct sa_site *e)
+{
+	u64 total = atomic64_read(&e->bytes_alloc);
+	u64 req = atomic64_read(&e->bytes_req);
+	unsigned long type = READ_ONCE(e->type);
+	char af[48], sym[KSYM_SYMBOL_LEN];
+
+	snprintf(af, sizeof(af), "%llu/%llu",
+		 (u64)atomic64_read(&e->allocs), (u64)atomic64_read(&e->frees));
+	seq_printf(m, "%11llu %8llu %8llu %8llu %8llu %6llu %8llu %13s ",
+		   total, total - req, req,
+		   (u64)atomic64_read(&e->live_alloc),
+		   (u64)atomic64_read(&e->live_req),
+		   (u64)atomic64_read(&e->live_objs),
+		   (u64)atomic64_read(&e->peak), af);
+
+	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE))
+		seq_puts(m, "mixed ");
+	else if (type & SA_TYPE_MULTI)
+		seq_puts(m, "cache:* ");
+	else if (type & SA_TYPE_CACHE)
+		seq_printf(m, "cache:%s ", e->name[0] ? e->name : "?");
+	else
+		seq_puts(m, "kmalloc ");
+
+	/* %pS falls back to a raw address; then obey kptr_restrict. */
+	sprint_symbol(sym, e->call_site);
+	if (!strncmp(sym, "0x", 2))
+		seq_printf(m, "%pK\n", (void *)e->call_site);
+	else
+		seq_printf(m, "%s\n", sym);
+}
+
+static int sa_seq_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		sa_seq_header(m);
+	else
+		sa_seq_site(m, v);
+	return 0;
+}
+
+static const struct seq_operations sa_seq_ops = {
+	.start	= sa_seq_start,
+	.next	= sa_seq_next,
+	.stop	= sa_seq_stop,
+	.show	= sa_seq_show,
+};
+
+static int sa_proc_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &sa_seq_ops);
+}
+
+static ssize_t sa_proc_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[8];
+	size_t len = count;
+	int ret = 0;
+
+	if (!capable(CAP_SYS_ADMIN) ||
+	    !file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!count || count > sizeof(buf) - 1)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (len != strlen(buf))
+		return -EINVAL;		/* embedded NUL */
+
+	mutex_lock(&sa_ctl_lock);
+	if (!strcmp(buf, "reset"))
+		sa_reset();
+	else if (!strcmp(buf, "stop"))
+		sa_stop();
+	else if (!strcmp(buf, "start"))
+		ret = sa_start();
+	else
+		ret = -EINVAL;
+	mutex_unlock(&sa_ctl_lock);
+
+	return ret ? ret : count;
+}
+
+static const struct proc_ops sa_proc_ops = {
+	.proc_open	= sa_proc_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= seq_release,
+	.proc_write	= sa_proc_write,
+};
+
+/* ---- init / exit -------------------------------------------------------- */
+
+static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
+				   unsigned long hi)
+{
+	return rounddown_pow_of_two(clamp(v, lo, hi));
+}
+
+static void sa_free_tables(void)
+{
+	vfree(sa_buckets);
+	vfree(sa_vals);
+	vfree(sa_sites);
+	vfree(sa_site_hash);
+}
+
+static int sa_alloc_tables(void)
+{
+	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
+	unsigned long objs = max_objects, sites = max_sites, nbuckets;
+
+	if (objs > SA_MAX_OBJECTS || sites > SA_MAX_SITES) {
+		pr_err("max_objects must be <= %lu and max_sites <= %lu\n",
+		       SA_MAX_OBJECTS, SA_MAX_SITES);
+		return -EINVAL;
+	}
+	if (!objs)
+		objs = sa_clamp_pow2(ram_mib * 512, 8192, 1UL << 20);
+	if (!sites)
+		sites = sa_clamp_pow2(ram_mib * 32, 1024, 16384);
+
+	nbuckets = roundup_pow_of_two(DIV_ROUND_UP(objs, SA_BUCKET_KEYS));
+	sa_bucket_bits = max(ilog2(nbuckets), 1);
+	nbuckets = 1UL << sa_bucket_bits;
+	sa_site_cap = sites;
+	sa_site_hash_bits = ilog2(roundup_pow_of_two(sites * 2));
+
+	sa_table_bytes = nbuckets * sizeof(struct sa_bucket) +
+			 nbuckets * SA_BUCKET_KEYS * sizeof(struct sa_objval) +
+			 sites * sizeof(struct sa_site) +
+			 (sizeof(u32) << sa_site_hash_bits);
+
+	sa_buckets = vzalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
+	sa_vals = vzalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
+				      sizeof(struct sa_objval)));
+	sa_sites = vzalloc(array_size(sites, sizeof(struct sa_site)));
+	sa_site_hash = vzalloc(array_size(1UL << sa_site_hash_bits,
+					  sizeof(u32)));
+	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_hash) {
+		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
+		       sa_table_bytes, objs, sites);
+		sa_free_tables();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static struct proc_dir_entry *sa_proc;
+
+static int __init sa_init(void)
+{
+	int ret;
+
+	ret = sa_alloc_tables();
+	if (ret)
+		return ret;
+
+	sa_proc = proc_create("slab_account", 0400, NULL, &sa_proc_ops);
+	if (!sa_proc) {
+		pr_err("cannot create /proc/slab_account\n");
+		ret = -ENOMEM;
+		goto out_tables;
+	}
+
+	mutex_lock(&sa_ctl_lock);
+	ret = sa_start();
+	mutex_unlock(&sa_ctl_lock);
+	if (ret)
+		goto out_proc;
+
+	pr_info("tracking up to %lu objects and %u call sites in %zu bytes\n",
+		(unsigned long)SA_BUCKET_KEYS << sa_bucket_bits, sa_site_cap,
+		sa_table_bytes);
+	return 0;
+
+out_proc:
+	proc_remove(sa_proc);
+out_tables:
+	sa_free_tables();
+	return ret;
+}
+
+static void __exit sa_exit(void)
+{
+	proc_remove(sa_proc);
+	mutex_lock(&sa_ctl_lock);
+	sa_stop();
+	mutex_unlock(&sa_ctl_lock);
+	sa_free_tables();
+}
+
+module_init(sa_init);
+module_exit(sa_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("slab_account developers");
+MODULE_DESCRIPTION("Per call site accounting of kernel slab allocations");
