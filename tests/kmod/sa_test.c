@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_test: allocates and frees in a known pattern from known call sites,
+ * so that the slab_account selftests can compare /proc/slab_account with
+ * the truth.
+ *
+ * Each sa_test_alloc_* function below holds exactly one allocation call,
+ * so each is one call site ("sa_test_alloc_xxx+0x../0x.. [sa_test]").
+ * Writes to /proc/sa_test:
+ *   run    perform the pattern (objects stay live as described below)
+ *   free   free every object still held
+ * Reading /proc/sa_test prints, per site, what the module itself counted:
+ *   <function> allocs frees total req live live_req objs
+ * where the byte sizes come from ksize() (what the allocator handed out)
+ * and the sizes passed to the allocator.
+ *
+ * The pattern:
+ *   kmalloc100   10 x kmalloc(100): 2 freed in process context, 2 in a
+ *                timer (softirq), 2 by a work item on another CPU
+ *   cache        8 x kmem_cache_alloc(sa_test_cache, 200-byte objects,
+ *                with a constructor so it is never merged), 3 freed
+ *   large        2 x kmalloc(20000) (beyond the kmalloc caches), 1 freed
+ *   softirq      4 x kmalloc(24, GFP_ATOMIC) in a timer, 1 freed in a
+ *                hard-irq hrtimer (in the timer on PREEMPT_RT)
+ *   hardirq      2 x kmalloc(40, GFP_ATOMIC) in a hard-irq hrtimer
+ *                (a softirq hrtimer on PREEMPT_RT), none freed
+ *   realloc      1 x kmalloc(50), krealloc'd in place to 60 (no event),
+ *                then grown to 300, which frees it from krealloc
+ *   realloc_grow the krealloc to 300 (its caller is this site)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+enum {
+	SITE_KMALLOC100,
+	SITE_CACHE,
+	SITE_LARGE,
+	SITE_SOFTIRQ,
+	SITE_HARDIRQ,
+	SITE_REALLOC,
+	SITE_REALLOC_GROW,
+	NR_SITES
+};
+
+#define MAX_OBJS 10
+
+/* Allocating in hard irq context is not allowed on PREEMPT_RT. */
+#define SAT_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
+			  HRTIMER_MODE_REL_SOFT : HRTIMER_MODE_REL_HARD)
+
+struct sat_obj {
+	void *ptr;
+	size_t alloc;
+	size_t req;
+};
+
+struct sat_site {
+	const char *func;
+	struct sat_obj objs[MAX_OBJS];
+	unsigned int nr;		/* objects allocated (slots used) */
+	unsigned long allocs, frees, total, req;
+};
+
+static struct sat_site sat_sites[NR_SITES] = {
+	[SITE_KMALLOC100]	= { .func = "sa_test_alloc_kmalloc100" },
+	[SITE_CACHE]		= { .func = "sa_test_alloc_cache" },
+	[SITE_LARGE]		= { .func = "sa_test_alloc_large" },
+	[SITE_SOFTIRQ]		= { .func = "sa_test_alloc_softirq" },
+	[SITE_HARDIRQ]		= { .func = "sa_test_alloc_hardirq" },
+	[SITE_REALLOC]		= { .func = "sa_test_alloc_realloc" },
+	[SITE_REALLOC_GROW]	= { .func = "sa_test_alloc_realloc_grow" },
+};
+
+static DEFINE_MUTEX(sat_lock);
+static DEFINE_SPINLOCK(sat_irq_lock);	/* objects touched from irqs */
+static struct kmem_cache *sat_cache;
+static int sat_remote_cpu = -1;
+
+/* ---- bookkeeping ---------------------------------------------------- */
+
+static void sat_note_alloc(int site, void *ptr, size_t req)
+{
+	struct sat_site *s = &sat_sites[site];
+	struct sat_obj *o;
+	unsigned long flags;
+
+	if (!ptr) {
+		pr_err("%s: allocation failed\n", s->func);
+		return;
+	}
+	spin_lock_irqsave(&sat_irq_lock, flags);
+	if (!WARN_ON_ONCE(s->nr >= MAX_OBJS)) {
+		o = &s->objs[s->nr++];
+		o->ptr = ptr;
+		o->req = req;
+		o->alloc = ksize(ptr);
+		s->allocs++;
+		s->total += o->alloc;
+		s->req += req;
+	}
+	spin_unlock_irqrestore(&sat_irq_lock, flags);
+}
+
+/* Take the first live object of @site out of the books; NULL if none. */
+static void *sat_take(int site)
+{
+	struct sat_site *s = &sat_sites[site];
+	unsigned long flags;
+	void *ptr = NULL;
+	unsigned int i;
+
+	spin_lock_irqsave(&sat_irq_lock, flags);
+	for (i = 0; i < s->nr; i++) {
+		if (s->objs[i].ptr) {
+			ptr = s->objs[i].ptr;
+			s->objs[i].ptr = NULL;
+			s->frees++;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sat_irq_lock, flags);
+	return ptr;
+}
+
+static void sat_free(int site)
+{
+	void *ptr = sat_take(site);
+
+	if (!ptr)
+		return;
+	if (site == SITE_CACHE)
+		kmem_cache_free(sat_cache, ptr);
+	else
+		kfree(ptr);
+}
+
+/* ---- the call sites (one allocation call each) ------------------------ */
+
+static noinline void *sa_test_alloc_kmalloc100(void)
+{
+	return kmalloc(100, GFP_KERNEL);
+}
+
+static noinline void *sa_test_alloc_cache(void)
+{
+	return kmem_cache_alloc(sat_cache, GFP_KERNEL);
+}
+
+static noinline void *sa_test_alloc_large(void)
+{
+	return kmalloc(20000, GFP_KERNEL);
+}
+
+static noinline void *sa_test_alloc_softirq(void)
+{
+	return kmalloc(24, GFP_ATOMIC);
+}
+
+static noinline void *sa_test_alloc_hardirq(void)
+{
+	return kmalloc(40, GFP_ATOMIC);
+}
+
+static noinline void *sa_test_alloc_realloc(void)
+{
+	return kmalloc(50, GFP_KERNEL);
+}
+
+static noinline void *sa_test_alloc_realloc_grow(void *p, size_t size)
+{
+	return krealloc(p, size, GFP_KERNEL);
+}
+
+/* ---- contexts ------------------------------------------------------------ */
+
+static struct timer_list sat_timer;
+static struct hrtimer sat_hrtimer;
+static DECLARE_COMPLETION(sat_timer_done);
+static DECLARE_COMPLETION(sat_hrtimer_done);
+
+static void sat_timer_fn(struct timer_list *t)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		sat_note_alloc(SITE_SOFTIRQ, sa_test_alloc_softirq(), 24);
+	sat_free(SITE_KMALLOC100);
+	sat_free(SITE_KMALLOC100);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		sat_free(SITE_SOFTIRQ);
+	complete(&sat_timer_done);
+}
+
+static enum hrtimer_restart sat_hrtimer_fn(struct hrtimer *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		sat_note_alloc(SITE_HARDIRQ, sa_test_alloc_hardirq(), 40);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		sat_free(SITE_SOFTIRQ);
+	complete(&sat_hrtimer_done);
+	return HRTIMER_NORESTART;
+}
+
+static void sat_remote_fn(struct work_struct *w)
+{
+	sat_free(SITE_KMALLOC100);
+	sat_free(SITE_KMALLOC100);
+}
+
+static void sat_local_fn(struct work_struct *w)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		sat_note_alloc(SITE_KMALLOC100, sa_test_alloc_kmalloc100(), 100);
+}
+
+static void sat_run(void)
+{
+	struct work_struct work;
+	int local_cpu = cpumask_first(cpu_online_mask);
+	void *p, *q;
+	int i;
+
+	/* kmalloc100: allocated on the first CPU ... */
+	INIT_WORK_ONSTACK(&work, sat_local_fn);
+	queue_work_on(local_cpu, system_wq, &work);
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+
+	for (i = 0; i < 2; i++)
+		sat_free(SITE_KMALLOC100);
+
+	/* ... two freed by a work item on another CPU, when there is one */
+	sat_remote_cpu = cpumask_any_but(cpu_online_mask, local_cpu);
+	if (sat_remote_cpu >= nr_cpu_ids)
+		sat_remote_cpu = local_cpu;
+	INIT_WORK_ONSTACK(&work, sat_remote_fn);
+	queue_work_on(sat_remote_cpu, system_wq, &work);
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+
+	for (i = 0; i < 8; i++)
+		sat_note_alloc(SITE_CACHE, sa_test_alloc_cache(),
+			       kmem_cache_size(sat_cache));
+	for (i = 0; i < 3; i++)
+		sat_free(SITE_CACHE);
+
+	for (i = 0; i < 2; i++)
+		sat_note_alloc(SITE_LARGE, sa_test_alloc_large(), 20000);
+	sat_free(SITE_LARGE);
+
+	/* softirq: 4 allocations and 2 kmalloc100 frees in a timer */
+	reinit_completion(&sat_timer_done);
+	mod_timer(&sat_timer, jiffies + 1);
+	wait_for_completion(&sat_timer_done);
+
+	/* hard irq: 2 allocations and 1 softirq-site free */
+	reinit_completion(&sat_hrtimer_done);
+	hrtimer_start(&sat_hrtimer, ns_to_ktime(1000), SAT_HRTIMER_MODE);
+	wait_for_completion(&sat_hrtimer_done);
+
+	/* krealloc: in place (no event), then moved */
+	p = sa_test_alloc_realloc();
+	sat_note_alloc(SITE_REALLOC, p, 50);
+	if (!p)
+		return;
+	q = krealloc(p, 60, GFP_KERNEL);
+	if (q != p)
+		pr_warn("krealloc(50 -> 60) moved the object\n");
+	q = sa_test_alloc_realloc_grow(p, 300);
+	if (!q)
+		return;
+	if (sat_take(SITE_REALLOC) != p)
+		pr_warn("krealloc books out of step\n");
+	sat_note_alloc(SITE_REALLOC_GROW, q, 300);
+}
+
+static void sat_free_all(void)
+{
+	int site;
+
+	for (site = 0; site < NR_SITES; site++)
+		while (sat_sites[site].allocs > sat_sites[site].frees)
+			sat_free(site);
+}
+
+/* ---- /proc/sa_test ---------------------------------------------------- */
+
+static int sat_show(struct seq_file *m, void *v)
+{
+	int site;
+
+	mutex_lock(&sat_lock);
+	seq_printf(m, "# remote_cpu %d online_cpus %u\n", sat_remote_cpu,
+		   num_online_cpus());
+	seq_puts(m, "# function allocs frees total req live live_req objs\n");
+	for (site = 0; site < NR_SITES; site++) {
+		struct sat_site *s = &sat_sites[site];
+		unsigned long live = 0, live_req = 0, objs = 0;
+		unsigned long flags;
+		unsigned int i;
+
+		spin_lock_irqsave(&sat_irq_lock, flags);
+		for (i = 0; i < s->nr; i++) {
+			if (!s->objs[i].ptr)
+				continue;
+			live += s->objs[i].alloc;
+			live_req += s->objs[i].req;
+			objs++;
+		}
+		spin_unlock_irqrestore(&sat_irq_lock, flags);
+		seq_printf(m, "%s %lu %lu %lu %lu %lu %lu %lu\n", s->func,
+			   s->allocs, s->frees, s->total, s->req, live,
+			   live_req, objs);
+	}
+	mutex_unlock(&sat_lock);
+	return 0;
+}
+
+static int sat_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sat_show, NULL);
+}
+
+static ssize_t sat_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char buf[8] = "";
+	int ret = count;
+
+	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
+		return -EINVAL;
+	strim(buf);
+
+	mutex_lock(&sat_lock);
+	if (!strcmp(buf, "run")) {
+		if (sat_sites[SITE_KMALLOC100].nr)
+			ret = -EBUSY;	/* one run per load */
+		else
+			sat_run();
+	} else if (!strcmp(buf, "free")) {
+		sat_free_all();
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&sat_lock);
+	return ret;
+}
+
+static const struct proc_ops sat_proc_ops = {
+	.proc_open	= sat_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+	.proc_write	= sat_write,
+};
+
+static void sat_ctor(void *obj)
+{
+	memset(obj, 0, 200);
+}
+
+static struct proc_dir_entry *sat_proc;
+
+static int __init sat_init(void)
+{
+	sat_cache = kmem_cache_create("sa_test_cache", 200, 0, 0, sat_ctor);
+	if (!sat_cache)
+		return -ENOMEM;
+	timer_setup(&sat_timer, sat_timer_fn, 0);
+	hrtimer_init(&sat_hrtimer, CLOCK_MONOTONIC, SAT_HRTIMER_MODE);
+	sat_hrtimer.function = sat_hrtimer_fn;
+	sat_proc = proc_create("sa_test", 0600, NULL, &sat_proc_ops);
+	if (!sat_proc) {
+		kmem_cache_destroy(sat_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __exit sat_exit(void)
+{
+	proc_remove(sat_proc);
+	del_timer_sync(&sat_timer);
+	hrtimer_cancel(&sat_hrtimer);
+	sat_free_all();
+	kmem_cache_destroy(sat_cache);
+}
+
+module_init(sat_init);
+module_exit(sat_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("slab_account selftest: a known allocation pattern");
