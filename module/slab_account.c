@@ -208,7 +208,15 @@ static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 		set_bit(__ffs(want), &e->type);
 	if (!s || (!READ_ONCE(e->cache) && !cmpxchg(&e->cache, NULL, s)))
 		return;
-	if (s != READ_ONCE(e->cache) && !(READ_ONCE(e->type) & SA_TYPE_MULTI))
+	if (s == READ_ONCE(e->cache) || (READ_ONCE(e->type) & SA_TYPE_MULTI))
+		return;
+	/*
+	 * Another cache of the same name (a module that was loaded again)
+	 * takes the place of the first; another name makes the site multi.
+	 */
+	if (!strncmp(e->name, sa_cache_name(s), SA_NAME_LEN - 1))
+		WRITE_ONCE(e->cache, s);
+	else
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
 }
 

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exact accounting: sa_test.ko allocates and frees in a known pattern
+ * from known call sites; every row of /proc/slab_account for those sites
+ * must equal sa_test's own books (sizes from ksize()) and the counts the
+ * pattern defines.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sa_lib.h"
+
+struct expect {
+	const char *func;
+	unsigned long long allocs, frees;
+	const char *type;
+};
+
+/* The pattern documented at the top of tests/kmod/sa_test.c. */
+static const struct expect after_run[] = {
+	{ "sa_test_alloc_kmalloc100",	10, 6, "kmalloc" },
+	{ "sa_test_alloc_cache",	 8, 3, "cache:sa_test_cache" },
+	{ "sa_test_alloc_large",	 2, 1, "kmalloc" },
+	{ "sa_test_alloc_softirq",	 4, 1, "kmalloc" },
+	{ "sa_test_alloc_hardirq",	 2, 0, "kmalloc" },
+	{ "sa_test_alloc_realloc",	 1, 1, "kmalloc" },
+	{ "sa_test_alloc_realloc_grow",	 1, 0, "kmalloc" },
+};
+
+#define NR_SITES (sizeof(after_run) / sizeof(after_run[0]))
+
+FIXTURE(sat) {
+	struct sa_truth truth[16];
+	int ntruth;
+	int cpus;
+};
+
+FIXTURE_SETUP(sat)
+{
+	if (sa_module_loaded("sa_test")) {
+		sa_write(SA_TEST_PROC, "free", 4);
+		ASSERT_EQ(0, sa_module_unload("sa_test"));
+	}
+	ASSERT_EQ(0, sa_module_load("sa_test", NULL));
+	/* Rows of an earlier sa_test load at the same addresses: zeroed. */
+	ASSERT_EQ(0, sa_cmd("reset"));
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
+	self->ntruth = sa_truth_read(self->truth, 16, &self->cpus);
+	ASSERT_EQ(NR_SITES, self->ntruth);
+	for (size_t i = 0; i < NR_SITES; i++) {
+		ASSERT_STREQ(after_run[i].func, self->truth[i].func);
+		ASSERT_EQ(after_run[i].allocs, self->truth[i].allocs);
+		ASSERT_EQ(after_run[i].frees, self->truth[i].frees);
+	}
+	TH_LOG("online CPUs: %d", self->cpus);
+}
+
+FIXTURE_TEARDOWN(sat)
+{
+	sa_write(SA_TEST_PROC, "free", 4);
+	sa_module_unload("sa_test");
+}
+
+/* The row for @t, checked to be the only one and to belong to sa_test. */
+static const struct sa_row *row_of(struct __test_metadata *_metadata,
+				   const struct sa_snap *s,
+				   const struct sa_truth *t)
+{
+	const struct sa_row *r;
+	const char *tail;
+	int count;
+
+	r = sa_snap_row(s, t->func, &count);
+	EXPECT_EQ(1, count) {
+		TH_LOG("%d rows for %s", count, t->func);
+	}
+	if (!r)
+		return NULL;
+	tail = r->caller + strlen(r->caller) - strlen(" [sa_test]");
+	EXPECT_STREQ(" [sa_test]", tail);
+	return r;
+}
+
+static void print_row(const struct sa_truth *t, const struct sa_row *r)
+{
+	ksft_print_msg("%-28s total %llu/%llu req %llu/%llu live %llu/%llu objs %llu/%llu allocs %llu/%llu frees %llu/%llu (module/truth)\n",
+		       t->func, r->total, t->total, r->req, t->req, r->live,
+		       t->live, r->objs, t->objs, r->allocs, t->allocs,
+		       r->frees, t->frees);
+}
+
+TEST_F(sat, rows_after_run)
+{
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < NR_SITES; i++) {
+		const struct sa_truth *t = &self->truth[i];
+		const struct sa_row *r = row_of(_metadata, &s, t);
+
+		ASSERT_NE(NULL, r);
+		print_row(t, r);
+		EXPECT_EQ(t->allocs, r->allocs);
+		EXPECT_EQ(t->frees, r->frees);
+		EXPECT_EQ(t->total, r->total);
+		EXPECT_EQ(t->req, r->req);
+		EXPECT_EQ(t->total - t->req, r->slack);
+		EXPECT_EQ(t->live, r->live);
+		EXPECT_EQ(t->live_req, r->live_req);
+		EXPECT_EQ(t->objs, r->objs);
+		EXPECT_EQ(r->allocs - r->frees, r->objs);
+		/* Every site of the pattern allocates all before it frees. */
+		EXPECT_EQ(t->total, r->peak);
+		EXPECT_STREQ(after_run[i].type, r->type);
+	}
+	sa_snap_free(&s);
+}
+
+TEST_F(sat, rows_after_free)
+{
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
+	ASSERT_EQ(NR_SITES, sa_truth_read(self->truth, 16, &self->cpus));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < NR_SITES; i++) {
+		const struct sa_truth *t = &self->truth[i];
+		const struct sa_row *r = row_of(_metadata, &s, t);
+
+		ASSERT_NE(NULL, r);
+		print_row(t, r);
+		EXPECT_EQ(after_run[i].allocs, r->allocs);
+		EXPECT_EQ(after_run[i].allocs, r->frees);
+		EXPECT_EQ(t->total, r->total);
+		EXPECT_EQ(t->req, r->req);
+		EXPECT_EQ(0, r->live);
+		EXPECT_EQ(0, r->live_req);
+		EXPECT_EQ(0, r->objs);
+		EXPECT_EQ(t->total, r->peak);
+	}
+	sa_snap_free(&s);
+}
+
+TEST_F(sat, reset_keeps_live_objects)
+{
+	struct sa_truth before[16];
+	char err[256];
+	struct sa_snap s;
+
+	memcpy(before, self->truth, sizeof(before));
+	ASSERT_EQ(0, sa_cmd("reset"));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < NR_SITES; i++) {
+		const struct sa_truth *t = &before[i];
+		const struct sa_row *r = sa_snap_row(&s, t->func, &(int){0});
+
+		if (!t->objs) {
+			/* Nothing live, nothing since the reset: no row. */
+			EXPECT_EQ(NULL, r);
+			continue;
+		}
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(0, r->allocs);
+		EXPECT_EQ(0, r->frees);
+		EXPECT_EQ(0, r->total);
+		EXPECT_EQ(0, r->req);
+		EXPECT_EQ(t->live, r->live);
+		EXPECT_EQ(t->live_req, r->live_req);
+		EXPECT_EQ(t->objs, r->objs);
+		EXPECT_EQ(t->live, r->peak);
+	}
+	sa_snap_free(&s);
+
+	/* Frees after the reset are still charged to the allocating sites. */
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < NR_SITES; i++) {
+		const struct sa_truth *t = &before[i];
+		const struct sa_row *r = sa_snap_row(&s, t->func, &(int){0});
+
+		if (!t->objs)
+			continue;
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(0, r->allocs);
+		EXPECT_EQ(t->objs, r->frees);
+		EXPECT_EQ(0, r->live);
+		EXPECT_EQ(0, r->objs);
+	}
+	sa_snap_free(&s);
+}
+
+SA_SELFTEST_MAIN(1)

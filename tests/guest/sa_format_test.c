@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/slab_account as a file: mode, header, keys, and (while stopped, so
+ * nothing moves) a summary that equals the sum of the rows, read the same
+ * in any read() chunk size.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sa_lib.h"
+
+static const char * const keys[] = {
+	"total bytes allocated", "total bytes requested",
+	"slack bytes allocated", "current bytes allocated",
+	"current bytes requested", "current objects", "number of allocs",
+	"number of frees", "number of callers", "failed allocs",
+	"unknown frees", "missed frees", "dropped objects", "dropped sites",
+	"tracked objects", "object capacity", "call sites",
+	"call site capacity", "table memory",
+};
+
+TEST(mode_is_0400_root)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(SA_PROC, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	EXPECT_EQ(0, st.st_uid);
+}
+
+TEST(header_and_keys)
+{
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_STREQ("active", s.state);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		EXPECT_TRUE(sa_snap_has_key(&s, keys[i])) TH_LOG("no '%s'", keys[i]);
+	}
+	EXPECT_GT(sa_snap_key(&s, "object capacity"), 0);
+	EXPECT_GT(sa_snap_key(&s, "call site capacity"), 0);
+	EXPECT_GT(sa_snap_key(&s, "table memory"), 0);
+	EXPECT_GT(s.nrows, 0);
+	ksft_print_msg("%zu rows, %llu tracked objects of %llu, %llu bytes of tables\n",
+		       s.nrows, sa_snap_key(&s, "tracked objects"),
+		       sa_snap_key(&s, "object capacity"),
+		       sa_snap_key(&s, "table memory"));
+	sa_snap_free(&s);
+}
+
+TEST(callers_are_symbols)
+{
+	char err[256];
+	struct sa_snap s;
+	regex_t re;
+
+	/* %pS: symbol+0xoff/0xlen, then " [module]" for module code. */
+	ASSERT_EQ(0, regcomp(&re, "^[A-Za-z0-9_.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+( \\[[A-Za-z0-9_]+\\])?$",
+			     REG_EXTENDED | REG_NOSUB));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < s.nrows; i++) {
+		EXPECT_EQ(0, regexec(&re, s.rows[i].caller, 0, NULL, 0))
+			TH_LOG("caller '%s'", s.rows[i].caller);
+	}
+	regfree(&re);
+	sa_snap_free(&s);
+}
+
+static unsigned long long sum(const struct sa_snap *s, size_t off)
+{
+	unsigned long long t = 0;
+
+	for (size_t i = 0; i < s->nrows; i++)
+		t += *(const unsigned long long *)((const char *)&s->rows[i] + off);
+	return t;
+}
+
+#define SUM(s, field) sum(s, offsetof(struct sa_row, field))
+
+TEST(stopped_summary_matches_rows)
+{
+	struct sa_snap a, b;
+	char err[256];
+
+	ASSERT_EQ(0, sa_cmd("stop"));
+	ASSERT_EQ(0, sa_snap_read(&a, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, sa_snap_read(&b, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, sa_cmd("start"));
+
+	EXPECT_STREQ("stopped", a.state);
+	EXPECT_EQ(a.len, b.len);
+	EXPECT_EQ(0, strcmp(a.text, b.text));
+	EXPECT_EQ(a.nrows, sa_snap_key(&a, "number of callers"));
+	EXPECT_EQ(SUM(&a, total), sa_snap_key(&a, "total bytes allocated"));
+	EXPECT_EQ(SUM(&a, req), sa_snap_key(&a, "total bytes requested"));
+	EXPECT_EQ(SUM(&a, slack), sa_snap_key(&a, "slack bytes allocated"));
+	EXPECT_EQ(SUM(&a, live), sa_snap_key(&a, "current bytes allocated"));
+	EXPECT_EQ(SUM(&a, live_req), sa_snap_key(&a, "current bytes requested"));
+	EXPECT_EQ(SUM(&a, objs), sa_snap_key(&a, "current objects"));
+	EXPECT_EQ(SUM(&a, allocs), sa_snap_key(&a, "number of allocs"));
+	EXPECT_EQ(SUM(&a, frees), sa_snap_key(&a, "number of frees"));
+	/* Every tracked object belongs to exactly one site. */
+	EXPECT_EQ(SUM(&a, objs), sa_snap_key(&a, "tracked objects"));
+	EXPECT_LE(sa_snap_key(&a, "number of callers"),
+		  sa_snap_key(&a, "call sites"));
+	EXPECT_LE(sa_snap_key(&a, "tracked objects"),
+		  sa_snap_key(&a, "object capacity"));
+	for (size_t i = 0; i < a.nrows; i++) {
+		EXPECT_GE(a.rows[i].peak, a.rows[i].live);
+	}
+	sa_snap_free(&a);
+	sa_snap_free(&b);
+}
+
+/* The same bytes whatever the read() size: the walk keeps its position. */
+TEST(read_chunk_sizes)
+{
+	static const size_t sizes[] = { 1, 7, 100, 4096, 1 << 20 };
+	char *whole;
+	size_t len;
+
+	ASSERT_EQ(0, sa_cmd("stop"));
+	ASSERT_EQ(0, sa_read_file(SA_PROC, &whole, &len));
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char *buf = malloc(len + 1), *chunk = malloc(sizes[i]);
+		int fd = open(SA_PROC, O_RDONLY);
+		size_t n = 0;
+		ssize_t r;
+
+		ASSERT_NE(NULL, buf);
+		ASSERT_NE(NULL, chunk);
+		ASSERT_LE(0, fd);
+		while ((r = read(fd, chunk, sizes[i])) > 0) {
+			ASSERT_LE(n + r, len);
+			memcpy(buf + n, chunk, r);
+			n += r;
+		}
+		close(fd);
+		EXPECT_EQ(len, n);
+		EXPECT_EQ(0, memcmp(whole, buf, len)) TH_LOG("chunk %zu", sizes[i]);
+		free(buf);
+		free(chunk);
+	}
+	free(whole);
+	ASSERT_EQ(0, sa_cmd("start"));
+}
+
+SA_SELFTEST_MAIN(0)

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sa_lib.h"
+
+int sa_read_file(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *p = malloc(cap);
+	int fd, err;
+
+	if (!p)
+		return ENOMEM;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		err = errno;
+		free(p);
+		return err;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 4096) {
+			char *q = realloc(p, cap * 2);
+
+			if (!q) {
+				err = ENOMEM;
+				goto fail;
+			}
+			p = q;
+			cap *= 2;
+		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			goto fail;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	p[n] = '\0';
+	*buf = p;
+	if (len)
+		*len = n;
+	return 0;
+fail:
+	close(fd);
+	free(p);
+	return err;
+}
+
+int sa_write(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t r;
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	r = write(fd, buf, len);
+	if (r < 0)
+		err = errno;
+	else if ((size_t)r != len)
+		err = EIO;
+	close(fd);
+	return err;
+}
+
+int sa_cmd(const char *cmd)
+{
+	return sa_write(SA_PROC, cmd, strlen(cmd));
+}
+
+static int parse_u64(const char *s, char **end, unsigned long long *v)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno ? -1 : 0;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto bad; } while (0)
+
+static int parse_row(char *line, struct sa_row *r)
+{
+	int pos = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu/%llu %63s %n",
+		   &r->total, &r->slack, &r->req, &r->live, &r->live_req,
+		   &r->objs, &r->peak, &r->allocs, &r->frees, r->type,
+		   &pos) != 10 || pos < 0 || !line[pos] ||
+	    strlen(line + pos) >= sizeof(r->caller))
+		return -1;
+	snprintf(r->caller, sizeof(r->caller), "%s", line + pos);
+	return 0;
+}
+
+int sa_snap_read(struct sa_snap *s, char *err, size_t errlen)
+{
+	char *copy = NULL, *line, *next;
+	int lineno = 0, legend = 0;
+	size_t cap = 0;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = sa_read_file(SA_PROC, &s->text, &s->len);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", SA_PROC, strerror(rc));
+		return -1;
+	}
+	if (!s->len || s->text[s->len - 1] != '\n')
+		FAIL("empty or unterminated file");
+	/* Parse a copy: tests compare s->text byte for byte. */
+	copy = strdup(s->text);
+	if (!copy)
+		FAIL("out of memory");
+	for (line = copy; *line; line = next) {
+		char *nl = strchr(line, '\n');
+
+		*nl = '\0';
+		next = nl + 1;
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, "slab_account - version: 1.0"))
+				FAIL("line 1: bad header '%s'", line);
+		} else if (!legend && line[0] == '#') {
+			legend = 1;
+		} else if (!legend) {
+			char *colon = strstr(line, ": ");
+			struct sa_key *k;
+			char *end;
+
+			if (!colon || s->nkeys == 64 ||
+			    (size_t)(colon - line) >= sizeof(k->name))
+				FAIL("line %d: bad summary line '%s'", lineno, line);
+			*colon = '\0';
+			if (!strcmp(line, "state")) {
+				snprintf(s->state, sizeof(s->state), "%s", colon + 2);
+				continue;
+			}
+			k = &s->keys[s->nkeys++];
+			snprintf(k->name, sizeof(k->name), "%s", line);
+			if (parse_u64(colon + 2, &end, &k->val) || *end)
+				FAIL("line %d: bad value for '%s'", lineno, line);
+		} else {
+			if (s->nrows == cap) {
+				void *q;
+
+				cap = cap ? cap * 2 : 256;
+				q = realloc(s->rows, cap * sizeof(*s->rows));
+				if (!q)
+					FAIL("out of memory");
+				s->rows = q;
+			}
+			if (parse_row(line, &s->rows[s->nrows]))
+				FAIL("line %d: bad row '%s'", lineno, line);
+			if (s->rows[s->nrows].slack !=
+			    s->rows[s->nrows].total - s->rows[s->nrows].req)
+				FAIL("line %d: slack != total - req", lineno);
+			s->nrows++;
+		}
+	}
+	if (!legend)
+		FAIL("no legend line");
+	free(copy);
+	return 0;
+bad:
+	free(copy);
+	sa_snap_free(s);
+	return -1;
+}
+
+void sa_snap_free(struct sa_snap *s)
+{
+	free(s->text);
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
+}
+
+int sa_snap_has_key(const struct sa_snap *s, const char *key)
+{
+	for (int i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].name, key))
+			return 1;
+	return 0;
+}
+
+unsigned long long sa_snap_key(const struct sa_snap *s, const char *key)
+{
+	for (int i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].name, key))
+			return s->keys[i].val;
+	fprintf(stderr, "# summary key '%s' missing\n", key);
+	abort();
+}
+
+const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
+				 int *count)
+{
+	const struct sa_row *found = NULL;
+	size_t n = strlen(func);
+
+	*count = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const char *c = s->rows[i].caller;
+
+		if (!strncmp(c, func, n) && !strncmp(c + n, "+0x", 3)) {
+			found = &s->rows[i];
+			(*count)++;
+		}
+	}
+	return found;
+}
+
+int sa_truth_read(struct sa_truth *t, int max, int *online_cpus)
+{
+	char *text, *line, *save = NULL;
+	int n = 0, rc, remote;
+
+	rc = sa_read_file(SA_TEST_PROC, &text, NULL);
+	if (rc)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "# remote_cpu %d online_cpus %d", &remote,
+			   online_cpus) == 2)
+			continue;
+		if (line[0] == '#')
+			continue;
+		if (n == max || sscanf(line, "%63s %llu %llu %llu %llu %llu %llu %llu",
+				       t[n].func, &t[n].allocs, &t[n].frees,
+				       &t[n].total, &t[n].req, &t[n].live,
+				       &t[n].live_req, &t[n].objs) != 8) {
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+const char *sa_ko_dir(void)
+{
+	const char *d = getenv("SA_KO_DIR");
+
+	return d && *d ? d : "/lib/slab_account";
+}
+
+int sa_module_load(const char *name, const char *params)
+{
+	char path[4096];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.ko", sa_ko_dir(), name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params ? params : "", 0))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+int sa_module_unload(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		return errno;
+	return 0;
+}
+
+int sa_module_loaded(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return !stat(path, &st);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the slab_account selftests: a strict parser of
+ * /proc/slab_account (independent of the slabacct reader, so the two check
+ * each other), control writes, and module loading.
+ */
+#ifndef SA_LIB_H
+#define SA_LIB_H
+
+#include <stddef.h>
+
+#define SA_PROC		"/proc/slab_account"
+#define SA_TEST_PROC	"/proc/sa_test"
+
+struct sa_row {
+	unsigned long long total, slack, req, live, live_req, objs, peak;
+	unsigned long long allocs, frees;
+	char type[64];
+	char caller[256];
+};
+
+struct sa_key {
+	char name[48];
+	unsigned long long val;
+};
+
+struct sa_snap {
+	char *text;
+	size_t len;
+	char state[16];
+	struct sa_key keys[64];
+	int nkeys;
+	struct sa_row *rows;
+	size_t nrows;
+};
+
+/* Whole file into a malloc'd, NUL-terminated buffer; 0 or an errno. */
+int sa_read_file(const char *path, char **buf, size_t *len);
+/* One write() of @len bytes; 0 or the errno. */
+int sa_write(const char *path, const void *buf, size_t len);
+/* sa_write() of a string. */
+int sa_cmd(const char *cmd);
+
+/* Read and strictly parse; 0, or -1 with a message in @err. */
+int sa_snap_read(struct sa_snap *s, char *err, size_t errlen);
+void sa_snap_free(struct sa_snap *s);
+/* Value of a summary key; aborts the test program if absent. */
+unsigned long long sa_snap_key(const struct sa_snap *s, const char *key);
+int sa_snap_has_key(const struct sa_snap *s, const char *key);
+/* The row whose caller is "@func+0x..."; NULL if none; *count = matches. */
+const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
+				 int *count);
+
+/* sa_test's own books for one site. */
+struct sa_truth {
+	char func[64];
+	unsigned long long allocs, frees, total, req, live, live_req, objs;
+};
+
+/* Parse /proc/sa_test into @t (up to @max); returns count or -1. */
+int sa_truth_read(struct sa_truth *t, int max, int *online_cpus);
+
+/* Directory holding slab_account.ko and sa_test.ko ($SA_KO_DIR). */
+const char *sa_ko_dir(void);
+/* finit_module() of @name.ko from sa_ko_dir(); 0 or an errno. */
+int sa_module_load(const char *name, const char *params);
+/* delete_module(); 0 or an errno. */
+int sa_module_unload(const char *name);
+/* Is a module of that name loaded? */
+int sa_module_loaded(const char *name);
+
+
+
+/*
+ * main() of every selftest program: skip (exit 4) when not root or when
+ * slab_account is not loaded; with @need_sa_test also when sa_test.ko is
+ * not in sa_ko_dir().  Expanded after kselftest_harness.h.
+ */
+#define SA_SELFTEST_MAIN(need_sa_test)					\
+int main(int argc, char **argv)						\
+{									\
+	char ko[4096];							\
+									\
+	if (geteuid())							\
+		ksft_exit_skip("needs root\n");				\
+	if (access(SA_PROC, F_OK))					\
+		ksft_exit_skip("no %s: load slab_account.ko first\n",	\
+			       SA_PROC);				\
+	snprintf(ko, sizeof(ko), "%s/sa_test.ko", sa_ko_dir());		\
+	if ((need_sa_test) && access(ko, R_OK))				\
+		ksft_exit_skip("no %s (set SA_KO_DIR)\n", ko);		\
+	return test_harness_run(argc, argv);				\
+}
+#endif /* SA_LIB_H */
