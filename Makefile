@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# slab_account: kernel module (Kbuild), reader (userspace/), tests.
+#
+#   make                     module against KDIR, and the reader
+#   make install             modules_install + reader under PREFIX
+#   make demo                boot Debian's 6.1 kernel in QEMU and show a report
+#   make check               every test (what CI runs)
+#
+# For a board: make KDIR=<its headers> ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+ROOT := $(CURDIR)
+CACHE ?= $(ROOT)/.cache
+BUILD ?= $(ROOT)/build
+
+all: module reader
+
+module:
+	$(MAKE) -C $(KDIR) M=$(ROOT) modules
+
+reader:
+	$(MAKE) -C userspace
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(ROOT) modules_install
+	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+# Everything below runs QEMU guests of Debian's kernels (see README).
+demo:
+	scripts/ci.sh demo
+
+check:
+	scripts/ci.sh check
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(ROOT) clean 2>/dev/null || \
+		rm -f *.ko *.o *.mod *.mod.c .*.cmd module/*.o module/.*.cmd \
+		      modules.order Module.symvers
+	$(MAKE) -C userspace clean
+	$(MAKE) -C tests/guest clean KSFT=none
+	rm -rf $(BUILD)
+
+.PHONY: all module reader install demo check clean
