@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the test initramfs (busybox sh).  Loads slab_account before
+# anything else, then by the kernel command line's sa.mode=:
+#   test   runs the kselftest install in /kselftest, KTAP to /dev/ttyS1
+#   demo   runs /demo.sh on the console
+#   shell  an interactive shell on the console
+# then powers off.  sa.params="..." are slab_account's module parameters.
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+
+mode=test params=""
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	sa.mode=*) mode=${arg#sa.mode=} ;;
+	sa.params=*) params=$(echo "${arg#sa.params=}" | tr , ' ') ;;
+	esac
+done
+
+# shellcheck disable=SC2086
+if insmod /lib/slab_account/slab_account.ko $params; then
+	echo "SA_LOADED"
+else
+	echo "SA_LOAD_FAILED"
+fi
+export SA_KO_DIR=/lib/slab_account PATH=/usr/bin:/bin:/usr/sbin:/sbin
+
+case "$mode" in
+test)
+	(cd /kselftest && ./run_kselftest.sh) > /dev/ttyS1 2>&1
+	echo "SA_TESTS_DONE rc=$?"
+	;;
+demo)
+	sh /demo.sh
+	;;
+shell)
+	setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1'
+	;;
+esac
+echo "SA_TAINT=$(cat /proc/sys/kernel/tainted)"
+sync
+poweroff -f

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|shell --out DIR
+#             [--timeout SECS] [--smp N] [--mem MB] [--icount] [--append ARGS]
+#
+# Boots under TCG (no KVM needed).  The first serial port (the console) goes
+# to DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log.  In
+# demo mode the console is also shown as it comes.  Fails on timeout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel="" initrd="" mode=test out="" tmo=900 smp=2 mem=512 icount=0 extra=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--mode) mode=$2; shift ;;
+	--out) out=$2; shift ;;
+	--timeout) tmo=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--icount) icount=1 ;;
+	--append) extra=$2; shift ;;
+	*) die "run-qemu.sh: unknown argument $1" ;;
+	esac
+	shift
+done
+[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$out" ] ||
+	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
+mkdir -p "$out"
+: > "$out/console.log"
+: > "$out/ktap.log"
+
+args=(-accel tcg -smp "$smp" -m "$mem" -nographic -no-reboot
+      -display none -monitor none -nic none
+      -kernel "$kernel" -initrd "$initrd"
+      -append "console=ttyS0 panic=-1 sa.mode=$mode $extra"
+      -serial "file:$out/console.log" -serial "file:$out/ktap.log")
+[ $icount = 1 ] && args+=(-icount shift=0,sleep=off)
+
+log "booting $(basename "$kernel") under QEMU/TCG (mode $mode, $smp CPUs, ${mem} MB)"
+start=$(date +%s)
+tail_pid=""
+if [ "$mode" = demo ]; then
+	tail -n +1 -f "$out/console.log" |
+		sed -n '/^SA_LOADED/,$p' | grep -v '^\[ *[0-9.]*\]' &
+	tail_pid=$!
+fi
+rc=0
+if [ "$mode" = shell ]; then
+	args=("${args[@]/file:$out\/console.log/mon:stdio}")
+	qemu-system-x86_64 "${args[@]}" || rc=$?
+else
+	timeout "$tmo" qemu-system-x86_64 "${args[@]}" </dev/null || rc=$?
+fi
+sleep 0.5
+[ -z "$tail_pid" ] || kill "$tail_pid" 2>/dev/null || true
+log "guest finished in $(( $(date +%s) - start )) s"
+[ $rc -ne 124 ] || die "guest timed out after $tmo s (see $out/console.log)"
+[ $rc -eq 0 ] || die "qemu failed ($rc)"
+grep -q '^SA_TAINT=' "$out/console.log" ||
+	die "guest did not finish (see $out/console.log)"

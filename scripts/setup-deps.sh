@@ -1,0 +1,21 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Installs the Debian host packages the build, tests and demo need (only
+# those missing).  Kernels are never installed: see fetch-kernel.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd
+      busybox-static qemu-system-x86 dwarves sparse perl python3 file
+      ca-certificates)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root"
+log "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
