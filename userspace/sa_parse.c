@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_parse - parser for /proc/slab_account, format version 1.x.
+ * See sa_parse.h and the README's "The /proc/slab_account file" section.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sa_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define HEADER_PREFIX "slab_account - version: "
+#define LEGEND_HINT "total slack req live live_req objs peak allocs/frees type caller"
+#define QUOTE_MAX 40		/* longest token quoted whole in a message */
+
+const char *const sa_field_names[SA_NFIELDS] = {
+	[SA_TOTAL] = "total",
+	[SA_SLACK] = "slack",
+	[SA_REQ] = "req",
+	[SA_LIVE] = "live",
+	[SA_LIVE_REQ] = "live_req",
+	[SA_OBJS] = "objs",
+	[SA_PEAK] = "peak",
+	[SA_ALLOCS] = "allocs",
+	[SA_FREES] = "frees",
+};
+
+/* The numeric summary keys of format 1.0 (their values are validated). */
+static const char *const known_numeric_keys[] = {
+	"total bytes allocated", "total bytes requested",
+	"slack bytes allocated", "current bytes allocated",
+	"current bytes requested", "current objects", "number of allocs",
+	"number of frees", "number of callers", "failed allocs",
+	"unknown frees", "missed frees", "dropped objects", "dropped sites",
+	"tracked objects", "object capacity", "call sites",
+	"call site capacity", "table memory",
+};
+
+/* ---- small helpers ---- */
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *s;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Grow *@arr (of @size-byte elements) so that it holds @need; 0 or -1. */
+static int grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	void **p = arr;
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -1;
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / size)
+		return -1;
+	n = realloc(*p, ncap * size);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+static char *dup_range(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int sa_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Is s[0..len) made of digits only (so a failed parse means overflow)? */
+static int all_digits(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return len > 0;
+}
+
+const char *sa_caller_module(const char *caller, size_t *len)
+{
+	size_t n = strlen(caller);
+	const char *open;
+
+	if (n < 4 || caller[n - 1] != ']')
+		return NULL;
+	for (open = caller + n - 2; open > caller; open--) {
+		if (*open == '[')
+			break;
+		if (is_blank(*open))
+			return NULL;
+	}
+	if (open <= caller || open[-1] != ' ' || open + 1 == caller + n - 1)
+		return NULL;
+	*len = (size_t)(caller + n - 1 - (open + 1));
+	return open + 1;
+}
+
+const char *sa_display_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* ---- line source: a stdio stream (getline) or a memory buffer ---- */
+
+struct src {
+	FILE *fp;
+	const char *buf;
+	size_t len, pos;
+	char *line;		/* current line, NUL terminated, newline removed */
+	size_t cap;
+	size_t n;		/* its length */
+	int newline;		/* it ended in a newline */
+};
+
+/* Next line into s->line; 1 if there is one, 0 at end, -1 on error. */
+static int src_next(struct src *s)
+{
+	if (s->fp) {
+		ssize_t r = getline(&s->line, &s->cap, s->fp);
+
+		if (r < 0)
+			return ferror(s->fp) ? -1 : 0;
+		s->n = (size_t)r;
+	} else {
+		const char *p = s->buf + s->pos, *nl;
+		size_t rest = s->len - s->pos;
+
+		if (rest == 0)
+			return 0;
+		nl = memchr(p, '\n', rest);
+		s->n = nl ? (size_t)(nl - p) + 1 : rest;
+		if (grow(&s->line, &s->cap, s->n + 1, 1))
+			return -1;
+		memcpy(s->line, p, s->n);
+		s->line[s->n] = '\0';
+		s->pos += s->n;
+	}
+	s->newline = s->n > 0 && s->line[s->n - 1] == '\n';
+	if (s->newline)
+		s->line[--s->n] = '\0';
+	if (s->n > 0 && s->line[s->n - 1] == '\r')	/* CRLF copies */
+		s->line[--s->n] = '\0';
+	return 1;
+}
+
+/* ---- the parser ---- */
+
+struct parser {
+	struct sa_file *f;
+	size_t sum_cap, row_cap;
+	unsigned long lineno;
+	char **err;
+};
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = vformat(fmt, ap);
+	va_end(ap);
+	*p->err = format("%s:%lu: %s", p->f->name, p->lineno,
+			 msg ? msg : "out of memory");
+	free(msg);
+	return -1;
+}
+
+/* A token quoted for a message: printable, at most QUOTE_MAX characters. */
+static void quote(char *dst, const char *s, size_t len)
+{
+	size_t i, n = len > QUOTE_MAX ? QUOTE_MAX : len;
+
+	for (i = 0; i < n; i++)
+		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	strcpy(dst + n, len > n ? "..." : "");
+}
+
+static int bad_number(struct parser *p, const char *what, const char *s,
+		      size_t len)
+{
+	char q[QUOTE_MAX + 4];
+
+	quote(q, s, len);
+	if (all_digits(s, len))
+		return fail(p, "%s '%s' is out of range (more than %llu)", what,
+			    q, (unsigned long long)UINT64_MAX);
+	return fail(p, "%s '%s' is not an unsigned decimal number", what, q);
+}
+
+static int parse_header(struct parser *p, const char *line, size_t n)
+{
+	size_t plen = strlen(HEADER_PREFIX);
+	const char *ver = line + plen, *dot;
+	char q[QUOTE_MAX + 4];
+
+	if (n < plen || memcmp(line, HEADER_PREFIX, plen) != 0) {
+		quote(q, line, n);
+		return fail(p, "not a slab_account file: expected '" HEADER_PREFIX
+			    "1.x', got '%s'", q);
+	}
+	dot = strchr(ver, '.');
+	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), &p->f->major) ||
+	    sa_parse_u64(dot + 1, strlen(dot + 1), &p->f->minor)) {
+		quote(q, ver, strlen(ver));
+		return fail(p, "malformed format version '%s' (expected MAJOR.MINOR)", q);
+	}
+	if (p->f->major != SA_FORMAT_MAJOR) {
+		quote(q, ver, strlen(ver));
+		return fail(p, "unsupported format version %s (this reader understands %d.x)",
+			    q, SA_FORMAT_MAJOR);
+	}
+	return 0;
+}
+
+static int is_known_numeric(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known_numeric_keys) / sizeof(known_numeric_keys[0]); i++)
+		if (strcmp(key, known_numeric_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int parse_summary(struct parser *p, const char *line)
+{
+	const char *sep = strstr(line, ": ");
+	struct sa_file *f = p->f;
+	struct sa_summary *e;
+	const char *val;
+	char q[QUOTE_MAX + 4];
+	char *key;
+
+	if (!sep || sep == line || is_blank(line[0])) {
+		const char *t = line + strspn(line, " \t");
+
+		if (isdigit((unsigned char)*t))
+			return fail(p, "a call-site row before the '#' legend line (missing legend?)");
+		quote(q, line, strlen(line));
+		return fail(p, "expected a 'key: value' summary line or the '#' legend line, got '%s'", q);
+	}
+	key = dup_range(line, (size_t)(sep - line));
+	if (!key)
+		return fail(p, "out of memory");
+	if (sa_summary_get(f, key)) {
+		quote(q, key, strlen(key));
+		free(key);
+		return fail(p, "duplicate summary key '%s'", q);
+	}
+	if (grow(&f->summary, &p->sum_cap, f->nsummary + 1, sizeof(*f->summary))) {
+		free(key);
+		return fail(p, "out of memory");
+	}
+	val = sep + 2;
+	e = &f->summary[f->nsummary++];
+	e->key = key;
+	e->value = strdup(val);
+	if (!e->value)
+		return fail(p, "out of memory");
+	e->is_num = sa_parse_u64(val, strlen(val), &e->num) == 0;
+	if (!e->is_num)
+		e->num = 0;
+	if (strcmp(key, "state") == 0) {
+		if (strcmp(val, "active") && strcmp(val, "stopped")) {
+			quote(q, val, strlen(val));
+			return fail(p, "state '%s' is neither 'active' nor 'stopped'", q);
+		}
+	} else if (!e->is_num && is_known_numeric(key)) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "value of '%s'", key);
+		return bad_number(p, what, val, strlen(val));
+	}
+	return 0;
+}
+
+/* Next blank-separated token of *s: its start and length; 0 if none. */
+static size_t token(const char **s, const char **start)
+{
+	const char *t = *s + strspn(*s, " \t");
+	size_t n = strcspn(t, " \t");
+
+	*start = t;
+	*s = t + n;
+	return n;
+}
+
+static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t n)
+{
+	char q[QUOTE_MAX + 4];
+
+	r->type_str = dup_range(t, n);
+	if (!r->type_str)
+		return fail(p, "out of memory");
+	if (strcmp(r->type_str, "kmalloc") == 0) {
+		r->type = SA_TYPE_KMALLOC;
+	} else if (strcmp(r->type_str, "mixed") == 0) {
+		r->type = SA_TYPE_MIXED;
+	} else if (strcmp(r->type_str, "cache") == 0) {
+		r->type = SA_TYPE_CACHE;
+	} else if (strncmp(r->type_str, "cache:", 6) == 0 && r->type_str[6]) {
+		r->type = SA_TYPE_CACHE;
+		r->cache = r->type_str + 6;
+	} else {
+		quote(q, t, n);
+		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
+	}
+	return 0;
+}
+
+static const char *const columns[] = {
+	"total", "slack", "req", "live", "live_req", "objs", "peak",
+	"allocs/frees", "type", "caller",
+};
+
+static int parse_row(struct parser *p, const char *line)
+{
+	struct sa_file *f = p->f;
+	const char *s = line, *t, *slash, *end;
+	char q[QUOTE_MAX + 4];
+	struct sa_row *r;
+	size_t n, col;
+
+	if (grow(&f->rows, &p->row_cap, f->nrows + 1, sizeof(*f->rows)))
+		return fail(p, "out of memory");
+	r = &f->rows[f->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->line = p->lineno;
+
+	for (col = 0; col <= SA_PEAK; col++) {
+		n = token(&s, &t);
+		if (!n)
+			goto missing;
+		if (sa_parse_u64(t, n, &r->v[col]))
+			return bad_number(p, sa_field_names[col], t, n);
+	}
+	n = token(&s, &t);
+	if (!n)
+		goto missing;
+	slash = memchr(t, '/', n);
+	if (!slash) {
+		quote(q, t, n);
+		return fail(p, "allocs/frees '%s' is not written N/M", q);
+	}
+	if (sa_parse_u64(t, (size_t)(slash - t), &r->v[SA_ALLOCS]))
+		return bad_number(p, "allocs", t, (size_t)(slash - t));
+	if (sa_parse_u64(slash + 1, (size_t)(t + n - slash - 1), &r->v[SA_FREES]))
+		return bad_number(p, "frees", slash + 1, (size_t)(t + n - slash - 1));
+
+	col++;
+	n = token(&s, &t);
+	if (!n)
+		goto missing;
+	if (parse_type(p, r, t, n))
+		return -1;
+
+	col++;
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && is_blank(end[-1]))
+		end--;
+	if (end == s)
+		goto missing;
+	r->caller = dup_range(s, (size_t)(end - s));
+	if (!r->caller)
+		return fail(p, "out of memory");
+	return 0;
+missing:
+	return fail(p, "row has no '%s' column (a row is '" LEGEND_HINT "')",
+		    columns[col]);
+}
+
+static int parse_src(struct sa_file *f, struct src *s, const char *name,
+		     char **err)
+{
+	enum { HEADER, SUMMARY, ROWS } section = HEADER;
+	struct parser p = { .f = f, .err = err };
+	int r, ret = -1;
+
+	memset(f, 0, sizeof(*f));
+	*err = NULL;
+	f->name = strdup(name);
+	if (!f->name) {
+		*err = strdup("out of memory");
+		return -1;
+	}
+	while ((r = src_next(s)) > 0) {
+		const char *line = s->line;
+
+		p.lineno++;
+		if (strlen(line) != s->n) {
+			fail(&p, "NUL byte in line (not a text file?)");
+			goto out;
+		}
+		if (!s->newline) {
+			fail(&p, "line not terminated by a newline (truncated file?)");
+			goto out;
+		}
+		if (section == HEADER) {
+			if (parse_header(&p, line, s->n))
+				goto out;
+			section = SUMMARY;
+			continue;
+		}
+		if (line[strspn(line, " \t")] == '\0')
+			continue;	/* blank line */
+		if (line[0] == '#') {
+			if (section == ROWS) {
+				fail(&p, "a second '#' legend line");
+				goto out;
+			}
+			section = ROWS;
+		} else if (section == SUMMARY ? parse_summary(&p, line) :
+			   parse_row(&p, line)) {
+			goto out;
+		}
+	}
+	if (r < 0) {
+		fail(&p, "read error: %s", strerror(errno));
+		goto out;
+	}
+	p.lineno++;
+	if (section == HEADER)
+		fail(&p, "empty file: expected the '" HEADER_PREFIX "1.x' header");
+	else if (section == SUMMARY)
+		fail(&p, "unexpected end of file before the '#' legend line (truncated file?)");
+	else
+		ret = 0;
+out:
+	free(s->line);
+	if (ret)
+		sa_file_free(f);
+	return ret;
+}
+
+int sa_parse_stream(struct sa_file *f, FILE *fp, const char *name, char **err)
+{
+	struct src s = { .fp = fp };
+
+	return parse_src(f, &s, name, err);
+}
+
+int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
+		    const char *name, char **err)
+{
+	struct src s = { .buf = buf, .len = len };
+
+	return parse_src(f, &s, name, err);
+}
+
+int sa_read_fd(int fd, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+
+	for (;;) {
+		ssize_t r;
+
+		if (grow(&buf, &cap, len + 4096, 1)) {
+			free(buf);
+			errno = ENOMEM;
+			return -1;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+char *sa_io_error(const char *path, int errnum)
+{
+	const char *hint = "";
+
+	if (strncmp(path, "/proc/", 6) == 0) {
+		if (errnum == EACCES || errnum == EPERM)
+			hint = " (run as root: the file is mode 0400)";
+		else if (errnum == ENOENT)
+			hint = " (is the module loaded? insmod slab_account.ko)";
+	}
+	return format("%s: %s%s", sa_display_name(path), strerror(errnum), hint);
+}
+
+int sa_load(struct sa_file *f, const char *path, char **err)
+{
+	int use_stdin = strcmp(path, "-") == 0;
+	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	size_t len;
+	char *buf;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (fd < 0 || sa_read_fd(fd, &buf, &len)) {
+		int e = errno;
+
+		if (fd >= 0 && !use_stdin)
+			close(fd);
+		*err = sa_io_error(path, e);
+		return -1;
+	}
+	if (!use_stdin)
+		close(fd);
+	ret = sa_parse_buffer(f, buf, len, sa_display_name(path), err);
+	free(buf);
+	return ret;
+}
+
+void sa_file_free(struct sa_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsummary; i++) {
+		free(f->summary[i].key);
+		free(f->summary[i].value);
+	}
+	for (i = 0; i < f->nrows; i++) {
+		free(f->rows[i].type_str);
+		free(f->rows[i].caller);
+	}
+	free(f->summary);
+	free(f->rows);
+	free(f->name);
+	memset(f, 0, sizeof(*f));
+}
+
+const struct sa_summary *sa_summary_get(const struct sa_file *f,
+					const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsummary; i++)
+		if (strcmp(f->summary[i].key, key) == 0)
+			return &f->summary[i];
+	return NULL;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_parse - parser for /proc/slab_account, format version 1.x.
+ *
+ * The file is: a header line `slab_account - version: MAJOR.MINOR`, then
+ * `key: value` summary lines, then a legend line starting with `#`, then one
+ * row per call site:
+ *
+ *   total slack req live live_req objs peak allocs/frees type caller
+ *
+ * Only major version 1 is accepted; summary keys this parser does not know
+ * are kept (as strings, and as numbers when they are numbers) but never
+ * required.  Every error names the file and line: "FILE:LINE: what".
+ */
+#ifndef SA_PARSE_H
+#define SA_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SA_DEFAULT_PATH "/proc/slab_account"
+#define SA_FORMAT_MAJOR 1
+
+/* The numeric columns of a row, in file order (allocs/frees is one column). */
+enum sa_field {
+	SA_TOTAL,
+	SA_SLACK,
+	SA_REQ,
+	SA_LIVE,
+	SA_LIVE_REQ,
+	SA_OBJS,
+	SA_PEAK,
+	SA_ALLOCS,
+	SA_FREES,
+	SA_NFIELDS
+};
+
+/* Column names as the legend and the reader's machine formats spell them. */
+extern const char *const sa_field_names[SA_NFIELDS];
+
+enum sa_type {
+	SA_TYPE_KMALLOC,	/* `kmalloc` */
+	SA_TYPE_CACHE,		/* `cache` or `cache:NAME` */
+	SA_TYPE_MIXED,		/* `mixed` */
+};
+
+struct sa_row {
+	uint64_t v[SA_NFIELDS];
+	enum sa_type type;
+	char *type_str;		/* the type column as written */
+	const char *cache;	/* NAME of `cache:NAME` (inside type_str), or NULL */
+	char *caller;		/* rest of the line, trailing blanks removed */
+	unsigned long line;	/* line number in the file */
+};
+
+struct sa_summary {
+	char *key;
+	char *value;		/* as written */
+	uint64_t num;		/* value, when is_num */
+	int is_num;
+};
+
+struct sa_file {
+	char *name;		/* file name used in messages */
+	uint64_t major, minor;	/* format version */
+	struct sa_summary *summary;
+	size_t nsummary;
+	struct sa_row *rows;
+	size_t nrows;
+};
+
+/*
+ * Parse a whole file from @fp.  @name is used in error messages.  On success
+ * returns 0 and fills @f (free it with sa_file_free()).  On failure returns
+ * -1, leaves @f empty and sets *@err to a malloc()ed message "NAME:LINE: what"
+ * (without a trailing newline) that the caller frees.
+ */
+int sa_parse_stream(struct sa_file *f, FILE *fp, const char *name, char **err);
+
+/* The same, from a buffer of @len bytes (need not be NUL terminated). */
+int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
+		    const char *name, char **err);
+
+/*
+ * Read @path completely (`-` is standard input) with read() until end of
+ * file, then parse it.  Errors as for sa_parse_stream(); open and read
+ * errors give "PATH: strerror" with a hint for the usual /proc cases.
+ */
+int sa_load(struct sa_file *f, const char *path, char **err);
+
+/*
+ * Read everything from @fd into a malloc()ed buffer (*@buf, *@len; the
+ * buffer gets a terminating NUL that @len does not count).  Returns 0, or
+ * -1 with errno set.
+ */
+int sa_read_fd(int fd, char **buf, size_t *len);
+
+/* The message sa_load() gives when opening or reading @path fails with @errnum. */
+char *sa_io_error(const char *path, int errnum);
+
+/* The name of @path in messages: "<stdin>" for "-". */
+const char *sa_display_name(const char *path);
+
+void sa_file_free(struct sa_file *f);
+
+/* The summary entry for @key, or NULL. */
+const struct sa_summary *sa_summary_get(const struct sa_file *f,
+					const char *key);
+
+/* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
+int sa_parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* Module of a caller `sym+0x1/0x2 [mod]`: pointer to `mod` and its length; NULL if none. */
+const char *sa_caller_module(const char *caller, size_t *len);
+
+#endif /* SA_PARSE_H */
