@@ -1,0 +1,1009 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabacct - read /proc/slab_account: sort, filter, diff and export the
+ * per call site slab accounting of the slab_account module.
+ */
+#define _DEFAULT_SOURCE
+
+#include "sa_parse.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SLABACCT_VERSION "1.0"
+#define EXIT_USAGE 2
+
+/* ---- options ---- */
+
+enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
+
+struct opts {
+	int sort;		/* an enum sa_field, KEY_FRAG or KEY_CALLER */
+	int reverse;
+	uint64_t top;		/* 0: all rows */
+	int only_kmalloc, only_cache;
+	char *cache_name;	/* with only_cache: this cache only */
+	const char *module;	/* "vmlinux": rows without a module */
+	const char *grep;
+	int human;
+	enum format fmt;
+	enum summary_mode summary;
+	int diff, all;
+	int watch;
+	double interval;
+	uint64_t count;		/* watch refreshes; 0: forever */
+};
+
+static const struct {
+	const char *name;
+	int key;
+} sort_keys[] = {
+	{ "total", SA_TOTAL }, { "slack", SA_SLACK }, { "waste", SA_SLACK },
+	{ "req", SA_REQ }, { "live", SA_LIVE }, { "live_req", SA_LIVE_REQ },
+	{ "objs", SA_OBJS }, { "peak", SA_PEAK }, { "allocs", SA_ALLOCS },
+	{ "hit", SA_ALLOCS }, { "frees", SA_FREES }, { "frag", KEY_FRAG },
+	{ "caller", KEY_CALLER },
+};
+
+/* ---- numbers: a sign and a magnitude, so that deltas are exact ---- */
+
+struct num {
+	uint64_t mag;
+	int neg;
+};
+
+static int num_cmp(struct num a, struct num b)
+{
+	if (a.neg != b.neg)
+		return a.neg ? -1 : 1;
+	if (a.mag == b.mag)
+		return 0;
+	return (a.mag < b.mag) != a.neg ? -1 : 1;
+}
+
+static struct num num_delta(uint64_t old, uint64_t new)
+{
+	struct num d = { new >= old ? new - old : old - new, new < old };
+
+	return d;
+}
+
+static int is_bytes(int field)
+{
+	return field != SA_OBJS && field != SA_ALLOCS && field != SA_FREES;
+}
+
+/* @v with K/M/G/... suffixes (1024 base, one decimal); plain below 1024. */
+static void human(char *buf, size_t n, uint64_t v)
+{
+	static const char units[] = "KMGTPE";
+	uint64_t d = 1024, tenths;
+	int u = 0;
+
+	if (v < 1024) {
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	}
+	while (u < 5 && v / d >= 1024) {
+		d *= 1024;
+		u++;
+	}
+	tenths = v / d * 10 + (v % d * 10 + d / 2) / d;
+	if (tenths >= 10240 && u < 5) {		/* 1023.95K rounds to 1.0M */
+		d *= 1024;
+		u++;
+		tenths = v / d * 10 + (v % d * 10 + d / 2) / d;
+	}
+	snprintf(buf, n, "%" PRIu64 ".%" PRIu64 "%c", tenths / 10, tenths % 10,
+		 units[u]);
+}
+
+/* @v as text: human if asked and @bytes, '+' on positive deltas if @plus. */
+static void fmt_num(char *buf, size_t n, struct num v, int bytes, int hum,
+		    int plus)
+{
+	const char *sign = v.neg ? "-" : plus && v.mag ? "+" : "";
+	char digits[32];
+
+	if (hum && bytes)
+		human(digits, sizeof(digits), v.mag);
+	else
+		snprintf(digits, sizeof(digits), "%" PRIu64, v.mag);
+	snprintf(buf, n, "%s%s", sign, digits);
+}
+
+/* ---- the rows to show: a file's rows, or the deltas of two files ---- */
+
+enum status { ST_NONE, ST_COMMON, ST_NEW, ST_GONE };
+static const char *const status_names[] = { "", "common", "new", "gone" };
+
+struct item {
+	const struct sa_row *row;	/* type and caller (OLD's for gone rows) */
+	struct num v[SA_NFIELDS];
+	enum status st;
+	size_t order;
+};
+
+static double frag(const struct item *it)
+{
+	struct num t = it->v[SA_TOTAL], r = it->v[SA_REQ];
+
+	if (t.neg || r.neg || t.mag == 0)
+		return 0.0;
+	return 100.0 - 100.0 * (double)r.mag / (double)t.mag;
+}
+
+static int keep_row(const struct opts *o, const struct sa_row *r)
+{
+	size_t n;
+	const char *mod;
+
+	if (o->only_kmalloc && r->type != SA_TYPE_KMALLOC)
+		return 0;
+	if (o->only_cache && (r->type != SA_TYPE_CACHE ||
+			      (o->cache_name && (!r->cache ||
+						 strcmp(r->cache, o->cache_name)))))
+		return 0;
+	if (o->module) {
+		mod = sa_caller_module(r->caller, &n);
+		if (strcmp(o->module, "vmlinux") == 0 ? mod != NULL :
+		    !mod || n != strlen(o->module) || memcmp(mod, o->module, n))
+			return 0;
+	}
+	return !o->grep || strstr(r->caller, o->grep);
+}
+
+static const struct opts *sort_opts;	/* qsort() has no context argument */
+
+static int item_cmp(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+	int key = sort_opts->sort, c;
+
+	if (key == KEY_CALLER) {
+		c = strcmp(a->row->caller, b->row->caller);
+	} else if (key == KEY_FRAG) {
+		double fa = frag(a), fb = frag(b);
+
+		c = (fa < fb) - (fa > fb);
+	} else {
+		c = -num_cmp(a->v[key], b->v[key]);
+	}
+	if (sort_opts->reverse)
+		c = -c;
+	if (!c && key != KEY_CALLER)
+		c = strcmp(a->row->caller, b->row->caller);
+	if (!c)
+		c = (a->order > b->order) - (a->order < b->order);
+	return c;
+}
+
+static void add_item(struct item *items, size_t *n, const struct opts *o,
+		     const struct sa_row *old, const struct sa_row *new)
+{
+	struct item *it = &items[*n];
+	int i;
+
+	it->row = new ? new : old;
+	if (!keep_row(o, it->row))
+		return;
+	it->st = !o->diff ? ST_NONE : !old ? ST_NEW : !new ? ST_GONE : ST_COMMON;
+	for (i = 0; i < SA_NFIELDS; i++)
+		it->v[i] = num_delta(old ? old->v[i] : 0, new ? new->v[i] : 0);
+	if (it->st == ST_COMMON && !o->all) {
+		for (i = 0; i < SA_NFIELDS && !it->v[i].mag; i++)
+			;
+		if (i == SA_NFIELDS)
+			return;		/* unchanged */
+	}
+	it->order = (*n)++;
+}
+
+static int row_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct sa_row *a = *(const struct sa_row *const *)pa;
+	const struct sa_row *b = *(const struct sa_row *const *)pb;
+	int c = strcmp(a->caller, b->caller);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static const struct sa_row **sorted_rows(const struct sa_file *f)
+{
+	const struct sa_row **v = calloc(f->nrows + 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < f->nrows; i++)
+		v[i] = &f->rows[i];
+	qsort(v, f->nrows, sizeof(*v), row_ptr_cmp);
+	return v;
+}
+
+/*
+ * The items to show: @new's rows, or with @old the per call site deltas
+ * OLD -> NEW.  Sites are matched by caller string; should one caller appear
+ * more than once in a file (raw addresses under kptr_restrict), the k-th
+ * occurrence in OLD pairs with the k-th in NEW.
+ */
+static struct item *build_items(const struct opts *o, const struct sa_file *old,
+				const struct sa_file *new, size_t *nitems)
+{
+	size_t max = new->nrows + (old ? old->nrows : 0), n = 0, i = 0, j = 0;
+	struct item *items = calloc(max + 1, sizeof(*items));
+	const struct sa_row **a = NULL, **b = NULL;
+
+	if (!items)
+		return NULL;
+	if (!old) {
+		for (i = 0; i < new->nrows; i++)
+			add_item(items, &n, o, NULL, &new->rows[i]);
+	} else {
+		a = sorted_rows(old);
+		b = sorted_rows(new);
+		if (!a || !b) {
+			free(a);
+			free(b);
+			free(items);
+			return NULL;
+		}
+		while (i < old->nrows || j < new->nrows) {
+			int c = i == old->nrows ? 1 : j == new->nrows ? -1 :
+				strcmp(a[i]->caller, b[j]->caller);
+
+			add_item(items, &n, o, c <= 0 ? a[i] : NULL,
+				 c >= 0 ? b[j] : NULL);
+			i += c <= 0;
+			j += c >= 0;
+		}
+		free(a);
+		free(b);
+	}
+	sort_opts = o;
+	qsort(items, n, sizeof(*items), item_cmp);
+	*nitems = o->top && o->top < n ? (size_t)o->top : n;
+	return items;
+}
+
+/* ---- columns ---- */
+
+enum col_kind { COL_FIELD, COL_ALLOCS_FREES, COL_FRAG, COL_STATUS, COL_TYPE, COL_CALLER };
+
+struct column {
+	const char *title;
+	enum col_kind kind;
+	int field;
+};
+
+static const struct column text_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "live_req", COL_FIELD, SA_LIVE_REQ }, { "objs", COL_FIELD, SA_OBJS },
+	{ "peak", COL_FIELD, SA_PEAK }, { "allocs/frees", COL_ALLOCS_FREES, 0 },
+	{ "frag%", COL_FRAG, 0 }, { "type", COL_TYPE, 0 },
+	{ "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
+};
+static const struct column machine_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "live_req", COL_FIELD, SA_LIVE_REQ }, { "objs", COL_FIELD, SA_OBJS },
+	{ "peak", COL_FIELD, SA_PEAK }, { "allocs", COL_FIELD, SA_ALLOCS },
+	{ "frees", COL_FIELD, SA_FREES }, { "frag", COL_FRAG, 0 },
+	{ "type", COL_TYPE, 0 }, { "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
+};
+/* A diff shows the deltas of these; text and machine formats alike. */
+static const struct column diff_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "objs", COL_FIELD, SA_OBJS }, { "allocs", COL_FIELD, SA_ALLOCS },
+	{ "frees", COL_FIELD, SA_FREES }, { "status", COL_STATUS, 0 },
+	{ "type", COL_TYPE, 0 }, { "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
+};
+
+static int is_string_col(const struct column *c)
+{
+	return c->kind >= COL_STATUS;
+}
+
+/*
+ * The text of one cell: in @buf, or a string of the row.  @text: the table
+ * (human units if asked, '+' on positive deltas); else a machine format
+ * (raw numbers).
+ */
+static const char *cell(const struct opts *o, const struct item *it,
+			const struct column *c, int text, char *buf, size_t n)
+{
+	int hum = text && o->human, plus = text && o->diff;
+	char a[32], f[32];
+
+	switch (c->kind) {
+	case COL_FIELD:
+		fmt_num(buf, n, it->v[c->field], is_bytes(c->field), hum, plus);
+		return buf;
+	case COL_ALLOCS_FREES:
+		fmt_num(a, sizeof(a), it->v[SA_ALLOCS], 0, 0, plus);
+		fmt_num(f, sizeof(f), it->v[SA_FREES], 0, 0, plus);
+		snprintf(buf, n, "%s/%s", a, f);
+		return buf;
+	case COL_FRAG:
+		snprintf(buf, n, text ? "%.1f" : "%.2f", frag(it));
+		return buf;
+	case COL_STATUS:
+		return status_names[it->st];
+	case COL_TYPE:
+		return it->row->type_str;
+	case COL_CALLER:
+		return it->row->caller;
+	}
+	return "";
+}
+
+static const struct column *columns_for(const struct opts *o, int text)
+{
+	return o->diff ? diff_cols : text ? text_cols : machine_cols;
+}
+
+static void print_table(const struct opts *o, const struct item *items, size_t n)
+{
+	const struct column *cols = columns_for(o, 1), *c;
+	size_t width[16] = { 0 }, i, k;
+	char buf[64];
+
+	for (c = cols, k = 0; c->title; c++, k++) {
+		width[k] = strlen(c->title);
+		for (i = 0; i < n; i++) {
+			size_t w = strlen(cell(o, &items[i], c, 1, buf, sizeof(buf)));
+
+			if (w > width[k])
+				width[k] = w;
+		}
+	}
+	for (i = 0; i <= n; i++) {
+		for (c = cols, k = 0; c->title; c++, k++) {
+			const char *s = i ? cell(o, &items[i - 1], c, 1, buf, sizeof(buf)) : c->title;
+			int w = (int)width[k];
+
+			if (c->kind == COL_CALLER)
+				printf("%s\n", s);
+			else if (is_string_col(c))
+				printf("%-*s ", w, s);
+			else
+				printf("%*s ", w, s);
+		}
+	}
+}
+
+/* ---- machine formats ---- */
+
+static void csv_string(const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_csv(const struct opts *o, const struct item *items, size_t n)
+{
+	const struct column *cols = columns_for(o, 0), *c;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i <= n; i++) {
+		for (c = cols; c->title; c++) {
+			if (c != cols)
+				putchar(',');
+			if (!i)
+				fputs(c->title, stdout);
+			else
+				csv_string(cell(o, &items[i - 1], c, 0, buf, sizeof(buf)));
+		}
+		putchar('\n');
+	}
+}
+
+/* Length of the valid UTF-8 sequence at @s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* @s as a JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_string(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putchar('"');
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else if (n)
+			fwrite(p, 1, n, stdout);
+		else
+			fputs("\\ufffd", stdout);
+		p += n ? n : 1;
+	}
+	putchar('"');
+}
+
+static void json_value(const struct sa_summary *e)
+{
+	if (!e)
+		fputs("null", stdout);
+	else if (e->is_num)
+		printf("%" PRIu64, e->num);
+	else
+		json_string(e->value);
+}
+
+static void json_summary(const struct sa_file *old, const struct sa_file *new)
+{
+	size_t i, k = 0;
+
+	fputs("  \"summary\": {", stdout);
+	for (i = 0; i < new->nsummary + (old ? old->nsummary : 0); i++) {
+		const struct sa_summary *e = i < new->nsummary ? &new->summary[i] :
+					     &old->summary[i - new->nsummary];
+		const struct sa_summary *eo, *en;
+
+		if (i >= new->nsummary && sa_summary_get(new, e->key))
+			continue;	/* OLD's keys that NEW lacks come last */
+		printf("%s\n    ", k++ ? "," : "");
+		json_string(e->key);
+		fputs(": ", stdout);
+		if (!old) {
+			json_value(e);
+			continue;
+		}
+		eo = sa_summary_get(old, e->key);
+		en = sa_summary_get(new, e->key);
+		fputs("{\"old\": ", stdout);
+		json_value(eo);
+		fputs(", \"new\": ", stdout);
+		json_value(en);
+		if (eo && en && eo->is_num && en->is_num) {
+			struct num d = num_delta(eo->num, en->num);
+
+			printf(", \"delta\": %s%" PRIu64, d.neg ? "-" : "", d.mag);
+		}
+		putchar('}');
+	}
+	printf("%s}", k ? "\n  " : "");
+}
+
+static void print_json(const struct opts *o, const struct sa_file *old,
+		       const struct sa_file *new, const struct item *items,
+		       size_t n)
+{
+	const struct column *cols = columns_for(o, 0), *c;
+	char buf[64];
+	size_t i;
+
+	fputs("{\n", stdout);
+	if (old) {
+		fputs("  \"old\": ", stdout);
+		json_string(old->name);
+		fputs(",\n  \"new\": ", stdout);
+	} else {
+		fputs("  \"file\": ", stdout);
+	}
+	json_string(new->name);
+	printf(",\n  \"version\": \"%" PRIu64 ".%" PRIu64 "\"", new->major, new->minor);
+	if (o->summary != SUM_NONE) {
+		fputs(",\n", stdout);
+		json_summary(old, new);
+	}
+	if (o->summary != SUM_ONLY) {
+		fputs(",\n  \"rows\": [", stdout);
+		for (i = 0; i < n; i++) {
+			printf("%s\n    {", i ? "," : "");
+			for (c = cols; c->title; c++) {
+				const char *s = cell(o, &items[i], c, 0, buf, sizeof(buf));
+
+				printf("%s\"%s\": ", c == cols ? "" : ", ", c->title);
+				if (is_string_col(c))
+					json_string(s);
+				else
+					fputs(s, stdout);
+			}
+			putchar('}');
+		}
+		printf("%s]", n ? "\n  " : "");
+	}
+	fputs("\n}\n", stdout);
+}
+
+/* ---- text summary ---- */
+
+/* The summary lines the text report shows (JSON has them all). */
+static const struct {
+	const char *key;
+	int bytes;
+	int lost;	/* shown only when not zero */
+} text_keys[] = {
+	{ "total bytes allocated", 1, 0 }, { "total bytes requested", 1, 0 },
+	{ "slack bytes allocated", 1, 0 }, { "current bytes allocated", 1, 0 },
+	{ "current bytes requested", 1, 0 }, { "current objects", 0, 0 },
+	{ "number of allocs", 0, 0 }, { "number of frees", 0, 0 },
+	{ "number of callers", 0, 0 }, { "failed allocs", 0, 1 },
+	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
+	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
+};
+#define KEY_WIDTH 25	/* "current bytes allocated: " */
+
+static uint64_t summary_num(const struct sa_file *f, const char *key)
+{
+	const struct sa_summary *e = sa_summary_get(f, key);
+
+	return e && e->is_num ? e->num : 0;
+}
+
+static void print_warnings(const struct sa_file *f)
+{
+	uint64_t objs = summary_num(f, "dropped objects");
+	uint64_t sites = summary_num(f, "dropped sites");
+
+	if (objs)
+		printf("warning: %" PRIu64 " allocations not tracked: the object table was full (object capacity %" PRIu64 "; raise max_objects)\n",
+		       objs, summary_num(f, "object capacity"));
+	if (sites)
+		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
+		       sites, summary_num(f, "call site capacity"));
+}
+
+static void print_key(const char *key)
+{
+	printf("%s:%*s", key, (int)(KEY_WIDTH - strlen(key) - 1), "");
+}
+
+static void print_summary(const struct opts *o, const struct sa_file *f)
+{
+	const struct sa_summary *state = sa_summary_get(f, "state");
+	char buf[32];
+	size_t i;
+
+	if (state) {
+		print_key("state");
+		printf("%s\n", state->value);
+	}
+	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
+		const struct sa_summary *e = sa_summary_get(f, text_keys[i].key);
+		struct num v;
+
+		if (!e || (text_keys[i].lost && !e->num))
+			continue;
+		v.mag = e->num;
+		v.neg = 0;
+		fmt_num(buf, sizeof(buf), v, text_keys[i].bytes, o->human, 0);
+		print_key(e->key);
+		printf("%s", buf);
+		if (strcmp(e->key, "slack bytes allocated") == 0) {
+			uint64_t total = summary_num(f, "total bytes allocated");
+
+			if (total)
+				printf(" (%.1f%% of total)", 100.0 * (double)e->num / (double)total);
+		}
+		putchar('\n');
+	}
+	print_warnings(f);
+}
+
+static void print_diff_summary(const struct opts *o, const struct sa_file *old,
+			       const struct sa_file *new)
+{
+	const struct sa_summary *so = sa_summary_get(old, "state");
+	const struct sa_summary *sn = sa_summary_get(new, "state");
+	char a[32], b[32], d[32];
+	size_t i;
+
+	if (so && sn) {
+		print_key("state");
+		printf("%s -> %s\n", so->value, sn->value);
+	}
+	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
+		const struct sa_summary *eo = sa_summary_get(old, text_keys[i].key);
+		const struct sa_summary *en = sa_summary_get(new, text_keys[i].key);
+		struct num vo = { 0, 0 }, vn = { 0, 0 };
+		int bytes = text_keys[i].bytes;
+
+		if (!eo || !en || (text_keys[i].lost && !eo->num && !en->num))
+			continue;
+		vo.mag = eo->num;
+		vn.mag = en->num;
+		fmt_num(a, sizeof(a), vo, bytes, o->human, 0);
+		fmt_num(b, sizeof(b), vn, bytes, o->human, 0);
+		fmt_num(d, sizeof(d), num_delta(eo->num, en->num), bytes, o->human, 1);
+		print_key(en->key);
+		printf("%s -> %s (%s)\n", a, b, d);
+	}
+	if (summary_num(new, "number of allocs") < summary_num(old, "number of allocs"))
+		puts("note: the counters went down: the module was reset or reloaded in between");
+	print_warnings(new);
+}
+
+/* ---- the report ---- */
+
+static int report(const struct opts *o, const struct sa_file *old,
+		  const struct sa_file *new)
+{
+	size_t n, total = new->nrows + (old ? old->nrows : 0);
+	struct item *items = build_items(o, old, new, &n);
+
+	if (!items) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		return -1;
+	}
+	if (o->fmt == FMT_JSON) {
+		print_json(o, old, new, items, n);
+	} else if (o->fmt == FMT_CSV) {
+		print_csv(o, items, n);
+	} else {
+		if (o->summary != SUM_NONE) {
+			if (old) {
+				printf("%s -> %s\n", old->name, new->name);
+				print_diff_summary(o, old, new);
+			} else {
+				print_summary(o, new);
+			}
+		}
+		if (o->summary == SUM_BOTH)
+			putchar('\n');
+		if (o->summary != SUM_ONLY) {
+			if (old)
+				printf("call sites: %zu shown (unchanged ones %s)\n", n,
+				       o->all ? "included" : "left out");
+			else if (n != total)
+				printf("call sites: %zu of %zu shown\n", n, total);
+			print_table(o, items, n);
+		}
+	}
+	free(items);
+	return 0;
+}
+
+static int load(struct sa_file *f, const char *path)
+{
+	char *err = NULL;
+
+	if (sa_load(f, path, &err) == 0)
+		return 0;
+	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+	free(err);
+	return -1;
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int watch(const struct opts *o, const char *path)
+{
+	uint64_t i;
+
+	for (i = 0; !o->count || i < o->count; i++) {
+		struct sa_file f;
+		int r;
+
+		if (i)
+			sleep_seconds(o->interval);
+		if (load(&f, path))
+			return 1;
+		fputs("\033[H\033[2J", stdout);	/* home, clear screen */
+		printf("Every %gs: %s\n\n", o->interval, f.name);
+		r = report(o, NULL, &f);
+		sa_file_free(&f);
+		if (r)
+			return 1;
+		if (fflush(stdout))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- command line ---- */
+
+static void usage(FILE *fp)
+{
+	fputs("Usage: slabacct [OPTIONS] [FILE]\n"
+	      "       slabacct --diff [OPTIONS] OLD NEW\n"
+	      "Show the per call site slab accounting of the slab_account module.\n"
+	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
+	      "\n"
+	      "Sorting and selection:\n"
+	      "  -s, --sort KEY       sort by KEY (descending; caller ascending):\n"
+	      "                       total, slack (or waste), req, live, live_req, objs,\n"
+	      "                       peak, allocs (or hit), frees, frag, caller\n"
+	      "                       (default total; frag = 100 - 100 * req / total)\n"
+	      "  -r, --reverse        reverse the sort order\n"
+	      "  -n, --top N          show only the first N rows\n"
+	      "      --kmalloc        only kmalloc rows\n"
+	      "      --cache[=NAME]   only kmem_cache rows (of cache NAME)\n"
+	      "  -m, --module NAME    only callers in module NAME ('vmlinux': not in a module)\n"
+	      "  -g, --grep STR       only callers containing STR\n"
+	      "Output:\n"
+	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
+	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
+	      "      --json           JSON: the summary and the rows (bytes)\n"
+	      "      --summary-only   only the summary\n"
+	      "      --no-summary     only the rows\n"
+	      "Comparing two snapshots:\n"
+	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
+	      "                       gone) and the summary changes\n"
+	      "  -a, --all            with --diff: also the call sites that did not change\n"
+	      "Watching:\n"
+	      "  -w, --watch          redraw the report every interval\n"
+	      "  -i, --interval SECS  seconds between refreshes (default 2, decimals allowed)\n"
+	      "      --count N        exit after N refreshes\n"
+	      "\n"
+	      "  -h, --help           show this help and exit\n"
+	      "  -V, --version        show the version and exit\n"
+	      "\n"
+	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
+	      fp);
+}
+
+static void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fputs("slabacct: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fputs("Try 'slabacct --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static uint64_t positive(const char *opt, const char *arg)
+{
+	uint64_t v;
+
+	if (sa_parse_u64(arg, strlen(arg), &v) || v == 0)
+		usage_error("%s: '%s' is not a positive whole number", opt, arg);
+	return v;
+}
+
+static int parse_sort_key(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (strcmp(arg, sort_keys[i].name) == 0)
+			return sort_keys[i].key;
+	usage_error("unknown sort key '%s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
+		    arg);
+}
+
+enum {
+	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
+	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY,
+};
+
+static const struct option long_opts[] = {
+	{ "sort", required_argument, NULL, 's' },
+	{ "reverse", no_argument, NULL, 'r' },
+	{ "top", required_argument, NULL, 'n' },
+	{ "kmalloc", no_argument, NULL, OPT_KMALLOC },
+	{ "cache", optional_argument, NULL, OPT_CACHE },
+	{ "module", required_argument, NULL, 'm' },
+	{ "grep", required_argument, NULL, 'g' },
+	{ "human", no_argument, NULL, 'H' },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "diff", no_argument, NULL, 'd' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "watch", no_argument, NULL, 'w' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void set_format(struct opts *o, enum format fmt)
+{
+	if (o->fmt != FMT_TEXT && o->fmt != fmt)
+		usage_error("--csv and --json exclude each other");
+	o->fmt = fmt;
+}
+
+static void set_summary(struct opts *o, enum summary_mode m)
+{
+	if (o->summary != SUM_BOTH && o->summary != m)
+		usage_error("--summary-only and --no-summary exclude each other");
+	o->summary = m;
+}
+
+static void parse_args(struct opts *o, int argc, char **argv)
+{
+	int c, interval_set = 0;
+	char *end;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	o->sort = SA_TOTAL;
+	o->interval = 2.0;
+	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->sort = parse_sort_key(optarg);
+			break;
+		case 'r':
+			o->reverse = 1;
+			break;
+		case 'n':
+			o->top = positive("--top", optarg);
+			break;
+		case OPT_KMALLOC:
+			o->only_kmalloc = 1;
+			break;
+		case OPT_CACHE:
+			o->only_cache = 1;
+			free(o->cache_name);
+			o->cache_name = NULL;
+			if (optarg) {
+				/* the file writes whitespace in names as '_' */
+				o->cache_name = strdup(optarg);
+				if (!o->cache_name)
+					usage_error("out of memory");
+				for (i = 0; o->cache_name[i]; i++)
+					if (o->cache_name[i] == ' ' || o->cache_name[i] == '\t')
+						o->cache_name[i] = '_';
+			}
+			break;
+		case 'm':
+			o->module = optarg;
+			break;
+		case 'g':
+			o->grep = optarg;
+			break;
+		case 'H':
+			o->human = 1;
+			break;
+		case OPT_CSV:
+			set_format(o, FMT_CSV);
+			break;
+		case OPT_JSON:
+			set_format(o, FMT_JSON);
+			break;
+		case OPT_SUMMARY_ONLY:
+			set_summary(o, SUM_ONLY);
+			break;
+		case OPT_NO_SUMMARY:
+			set_summary(o, SUM_NONE);
+			break;
+		case 'd':
+			o->diff = 1;
+			break;
+		case 'a':
+			o->all = 1;
+			break;
+		case 'w':
+			o->watch = 1;
+			break;
+		case 'i':
+			errno = 0;
+			o->interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(o->interval) ||
+			    o->interval <= 0 || o->interval > 86400)
+				usage_error("--interval: '%s' is not a number of seconds (0 < SECS <= 86400)",
+					    optarg);
+			interval_set = 1;
+			break;
+		case OPT_COUNT:
+			o->count = positive("--count", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(fflush(stdout) ? 1 : 0);
+		case 'V':
+			printf("slabacct " SLABACCT_VERSION " (reads /proc/slab_account format %d.x)\n",
+			       SA_FORMAT_MAJOR);
+			exit(fflush(stdout) ? 1 : 0);
+		default:
+			usage_error(NULL);
+		}
+	}
+	if (o->only_kmalloc && o->only_cache)
+		usage_error("--kmalloc and --cache exclude each other");
+	if ((interval_set || o->count) && !o->watch)
+		usage_error("--interval and --count go with --watch");
+	if (o->all && !o->diff)
+		usage_error("--all goes with --diff");
+	if (o->watch && (o->diff || o->fmt != FMT_TEXT))
+		usage_error("--watch shows the text report of one file (no --diff, --csv or --json)");
+	if (o->fmt == FMT_CSV && o->summary == SUM_ONLY)
+		usage_error("--csv has rows only: --summary-only does not go with it");
+	if (o->diff && argc - optind != 2)
+		usage_error("--diff needs two files, OLD and NEW");
+	if (!o->diff && argc - optind > 1)
+		usage_error("one FILE at most (or --diff OLD NEW)");
+	if (o->watch && optind < argc && strcmp(argv[optind], "-") == 0)
+		usage_error("--watch rereads the file: it cannot read standard input");
+}
+
+int main(int argc, char **argv)
+{
+	struct sa_file old, new;
+	struct opts o;
+	int ret = 1;
+
+	parse_args(&o, argc, argv);
+	if (o.watch) {
+		ret = watch(&o, optind < argc ? argv[optind] : SA_DEFAULT_PATH);
+	} else if (o.diff) {
+		if (load(&old, argv[optind]) == 0) {
+			if (load(&new, argv[optind + 1]) == 0) {
+				ret = report(&o, &old, &new) ? 1 : 0;
+				sa_file_free(&new);
+			}
+			sa_file_free(&old);
+		}
+	} else if (load(&new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
+		ret = report(&o, NULL, &new) ? 1 : 0;
+		sa_file_free(&new);
+	}
+	free(o.cache_name);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "slabacct: write error: %s\n", strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
