@@ -187,8 +187,15 @@ static int item_cmp(const void *pa, const void *pb)
 	return c;
 }
 
-static void add_item(struct item *items, size_t *n, const struct opts *o,
-		     const struct sa_row *old, const struct sa_row *new)
+/* How many rows passed the filters, by status, and how many of them were unchanged. */
+struct counts {
+	size_t status[4];
+	size_t unchanged;
+};
+
+static void add_item(struct item *items, size_t *n, struct counts *cnt,
+		     const struct opts *o, const struct sa_row *old,
+		     const struct sa_row *new)
 {
 	struct item *it = &items[*n];
 	int i;
@@ -199,12 +206,16 @@ static void add_item(struct item *items, size_t *n, const struct opts *o,
 	it->st = !o->diff ? ST_NONE : !old ? ST_NEW : !new ? ST_GONE : ST_COMMON;
 	for (i = 0; i < SA_NFIELDS; i++)
 		it->v[i] = num_delta(old ? old->v[i] : 0, new ? new->v[i] : 0);
-	if (it->st == ST_COMMON && !o->all) {
+	if (it->st == ST_COMMON) {
 		for (i = 0; i < SA_NFIELDS && !it->v[i].mag; i++)
 			;
-		if (i == SA_NFIELDS)
-			return;		/* unchanged */
+		if (i == SA_NFIELDS) {
+			cnt->unchanged++;
+			if (!o->all)
+				return;
+		}
 	}
+	cnt->status[it->st]++;
 	it->order = (*n)++;
 }
 
@@ -237,7 +248,8 @@ static const struct sa_row **sorted_rows(const struct sa_file *f)
  * occurrence in OLD pairs with the k-th in NEW.
  */
 static struct item *build_items(const struct opts *o, const struct sa_file *old,
-				const struct sa_file *new, size_t *nitems)
+				const struct sa_file *new, size_t *nitems,
+				struct counts *cnt)
 {
 	size_t max = new->nrows + (old ? old->nrows : 0), n = 0, i = 0, j = 0;
 	struct item *items = calloc(max + 1, sizeof(*items));
@@ -247,7 +259,7 @@ static struct item *build_items(const struct opts *o, const struct sa_file *old,
 		return NULL;
 	if (!old) {
 		for (i = 0; i < new->nrows; i++)
-			add_item(items, &n, o, NULL, &new->rows[i]);
+			add_item(items, &n, cnt, o, NULL, &new->rows[i]);
 	} else {
 		a = sorted_rows(old);
 		b = sorted_rows(new);
@@ -261,7 +273,7 @@ static struct item *build_items(const struct opts *o, const struct sa_file *old,
 			int c = i == old->nrows ? 1 : j == new->nrows ? -1 :
 				strcmp(a[i]->caller, b[j]->caller);
 
-			add_item(items, &n, o, c <= 0 ? a[i] : NULL,
+			add_item(items, &n, cnt, o, c <= 0 ? a[i] : NULL,
 				 c >= 0 ? b[j] : NULL);
 			i += c <= 0;
 			j += c >= 0;
@@ -665,11 +677,34 @@ static void print_diff_summary(const struct opts *o, const struct sa_file *old,
 
 /* ---- the report ---- */
 
+/* A line saying which rows the table holds, unless it is simply all of them. */
+static void print_counts(const struct opts *o, const struct counts *cnt,
+			 size_t shown, size_t nrows)
+{
+	size_t matched;
+
+	if (!o->diff) {
+		if (shown != nrows)
+			printf("call sites: %zu of %zu shown\n", shown, nrows);
+		return;
+	}
+	matched = cnt->status[ST_COMMON] + cnt->status[ST_NEW] + cnt->status[ST_GONE];
+	printf("call sites: %zu changed, %zu new, %zu gone", cnt->status[ST_COMMON] -
+	       (o->all ? cnt->unchanged : 0), cnt->status[ST_NEW], cnt->status[ST_GONE]);
+	if (cnt->unchanged)
+		printf(", %zu unchanged%s", cnt->unchanged,
+		       o->all ? "" : " (not shown; --all shows them)");
+	if (shown != matched)
+		printf("; %zu shown", shown);
+	putchar('\n');
+}
+
 static int report(const struct opts *o, const struct sa_file *old,
 		  const struct sa_file *new)
 {
-	size_t n, total = new->nrows + (old ? old->nrows : 0);
-	struct item *items = build_items(o, old, new, &n);
+	struct counts cnt = { { 0 }, 0 };
+	size_t n;
+	struct item *items = build_items(o, old, new, &n, &cnt);
 
 	if (!items) {
 		fprintf(stderr, "slabacct: out of memory\n");
@@ -691,11 +726,7 @@ static int report(const struct opts *o, const struct sa_file *old,
 		if (o->summary == SUM_BOTH)
 			putchar('\n');
 		if (o->summary != SUM_ONLY) {
-			if (old)
-				printf("call sites: %zu shown (unchanged ones %s)\n", n,
-				       o->all ? "included" : "left out");
-			else if (n != total)
-				printf("call sites: %zu of %zu shown\n", n, total);
+			print_counts(o, &cnt, n, new->nrows);
 			print_table(o, items, n);
 		}
 	}

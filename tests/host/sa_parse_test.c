@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of userspace/sa_parse.c, the /proc/slab_account v1.x parser.
+ * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
+ * counts them); exits 1 if any failed.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sa_parse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failed_tests, passed_tests;
+static int cur_failed;
+static char cur_why[512];
+
+#define CHECK(cond) check((cond), __LINE__, "%s", #cond)
+
+static int check(int ok, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (ok || cur_failed)
+		return ok;
+	cur_failed = 1;
+	n = snprintf(cur_why, sizeof(cur_why), "line %d: ", line);
+	va_start(ap, fmt);
+	vsnprintf(cur_why + n, sizeof(cur_why) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return ok;
+}
+
+static void check_str(const char *got, const char *want, int line)
+{
+	if (!got || strcmp(got, want))
+		check(0, line, "got '%s', want '%s'", got ? got : "(null)", want);
+}
+#define CHECK_STR(got, want) check_str((got), (want), __LINE__)
+
+static void run(const char *name, void (*fn)(void))
+{
+	cur_failed = 0;
+	fn();
+	if (cur_failed) {
+		failed_tests++;
+		printf("FAIL parser: %s: %s\n", name, cur_why);
+	} else {
+		passed_tests++;
+		printf("ok   parser: %s\n", name);
+	}
+}
+
+#define HDR "slab_account - version: 1.0\n"
+#define LEGEND "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n"
+#define MINIMAL HDR "state: active\nnumber of callers: 1\n" LEGEND
+
+static int parse(struct sa_file *f, const char *text, char **err)
+{
+	return sa_parse_buffer(f, text, strlen(text), "t.txt", err);
+}
+
+/* Parsing @text must fail with exactly @want. */
+static void expect_error(const char *text, const char *want, int line)
+{
+	struct sa_file f;
+	char *err = NULL;
+
+	if (parse(&f, text, &err) == 0) {
+		check(0, line, "parsed, want error '%s'", want);
+		sa_file_free(&f);
+		return;
+	}
+	check_str(err, want, line);
+	check(f.nrows == 0 && f.rows == NULL && f.name == NULL, line,
+	      "file not emptied after an error");
+	free(err);
+}
+#define EXPECT_ERROR(text, want) expect_error((text), (want), __LINE__)
+
+/* Parsing @text must succeed; the caller frees @f. */
+static int expect_ok(struct sa_file *f, const char *text, int line)
+{
+	char *err = NULL;
+
+	if (parse(f, text, &err)) {
+		check(0, line, "unexpected error '%s'", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+#define EXPECT_OK(f, text) expect_ok((f), (text), __LINE__)
+
+static void test_valid(void)
+{
+	struct sa_file f;
+	const struct sa_summary *e;
+
+	if (EXPECT_OK(&f, HDR "state: stopped\ntotal bytes allocated: 29316\n"
+		      "table memory: 3801088\n" LEGEND
+		      "     2436      232     2204     2436     2204     29     2436         29/0 kmalloc bio_kmalloc+0x33/0x80\n"
+		      "    26880     1280    25600    13440    12800     20    14112        40/20 cache:sa_test_cache sa_test_cache_alloc+0x1c/0x50 [sa_test]\n"
+		      "0 0 0 0 0 0 0 0/0 mixed\tfoo+0x1/0x2 \t\n"
+		      "1 2 3 4 5 6 7 8/9 cache ffffffffc0a01234\n"))
+		return;
+	CHECK(f.major == 1 && f.minor == 0);
+	CHECK_STR(f.name, "t.txt");
+	CHECK(f.nsummary == 3);
+	e = sa_summary_get(&f, "state");
+	CHECK(e && !e->is_num);
+	CHECK_STR(e ? e->value : NULL, "stopped");
+	e = sa_summary_get(&f, "table memory");
+	CHECK(e && e->is_num && e->num == 3801088);
+	CHECK(sa_summary_get(&f, "missed frees") == NULL);
+	CHECK(f.nrows == 4);
+	if (f.nrows == 4) {
+		const struct sa_row *r = f.rows;
+
+		CHECK(r[0].v[SA_TOTAL] == 2436 && r[0].v[SA_SLACK] == 232 &&
+		      r[0].v[SA_REQ] == 2204 && r[0].v[SA_LIVE] == 2436 &&
+		      r[0].v[SA_LIVE_REQ] == 2204 && r[0].v[SA_OBJS] == 29 &&
+		      r[0].v[SA_PEAK] == 2436 && r[0].v[SA_ALLOCS] == 29 &&
+		      r[0].v[SA_FREES] == 0);
+		CHECK(r[0].type == SA_TYPE_KMALLOC && r[0].cache == NULL);
+		CHECK_STR(r[0].caller, "bio_kmalloc+0x33/0x80");
+		CHECK(r[0].line == 6);
+		CHECK(r[1].type == SA_TYPE_CACHE);
+		CHECK_STR(r[1].cache, "sa_test_cache");
+		CHECK_STR(r[1].type_str, "cache:sa_test_cache");
+		CHECK_STR(r[1].caller, "sa_test_cache_alloc+0x1c/0x50 [sa_test]");
+		CHECK(r[1].v[SA_ALLOCS] == 40 && r[1].v[SA_FREES] == 20);
+		CHECK(r[2].type == SA_TYPE_MIXED);
+		CHECK_STR(r[2].caller, "foo+0x1/0x2");
+		CHECK(r[3].type == SA_TYPE_CACHE && r[3].cache == NULL);
+		CHECK_STR(r[3].caller, "ffffffffc0a01234");
+		CHECK(r[3].v[SA_PEAK] == 7 && r[3].v[SA_FREES] == 9);
+	}
+	sa_file_free(&f);
+}
+
+static void test_unknown_keys(void)
+{
+	struct sa_file f;
+	const struct sa_summary *e;
+
+	if (EXPECT_OK(&f, "slab_account - version: 1.7\nstate: active\n"
+		      "future counter: 42\nfuture note: some text: here\n"
+		      LEGEND))
+		return;
+	CHECK(f.major == 1 && f.minor == 7);
+	e = sa_summary_get(&f, "future counter");
+	CHECK(e && e->is_num && e->num == 42);
+	e = sa_summary_get(&f, "future note");
+	CHECK(e && !e->is_num);
+	CHECK_STR(e ? e->value : NULL, "some text: here");
+	CHECK(f.nrows == 0);
+	sa_file_free(&f);
+	EXPECT_ERROR(HDR "weird:value\n" LEGEND,
+		     "t.txt:2: expected a 'key: value' summary line or the '#' legend line, got 'weird:value'");
+}
+
+static void test_versions(void)
+{
+	struct sa_file f;
+
+	if (EXPECT_OK(&f, "slab_account - version: 1.1\n" LEGEND) == 0) {
+		CHECK(f.major == 1 && f.minor == 1 && f.nsummary == 0);
+		sa_file_free(&f);
+	}
+	EXPECT_ERROR("slab_account - version: 2.0\n" LEGEND,
+		     "t.txt:1: unsupported format version 2.0 (this reader understands 1.x)");
+	EXPECT_ERROR("slab_account - version: 0.9\n" LEGEND,
+		     "t.txt:1: unsupported format version 0.9 (this reader understands 1.x)");
+	EXPECT_ERROR("slab_account - version: 1\n" LEGEND,
+		     "t.txt:1: malformed format version '1' (expected MAJOR.MINOR)");
+	EXPECT_ERROR("slab_account - version: 1.0 \n" LEGEND,
+		     "t.txt:1: malformed format version '1.0 ' (expected MAJOR.MINOR)");
+	EXPECT_ERROR("slab_account - version: 1.x\n" LEGEND,
+		     "t.txt:1: malformed format version '1.x' (expected MAJOR.MINOR)");
+	EXPECT_ERROR("slab_account - version: 99999999999999999999.0\n" LEGEND,
+		     "t.txt:1: malformed format version '99999999999999999999.0' (expected MAJOR.MINOR)");
+	EXPECT_ERROR("slabinfo - version: 2.1\n",
+		     "t.txt:1: not a slab_account file: expected 'slab_account - version: 1.x', got 'slabinfo - version: 2.1'");
+}
+
+static void test_numbers(void)
+{
+	struct sa_file f;
+	uint64_t v;
+
+	CHECK(sa_parse_u64("18446744073709551615", 20, &v) == 0 && v == UINT64_MAX);
+	CHECK(sa_parse_u64("18446744073709551616", 20, &v) == -1);
+	CHECK(sa_parse_u64("99999999999999999999", 20, &v) == -1);
+	CHECK(sa_parse_u64("007", 3, &v) == 0 && v == 7);
+	CHECK(sa_parse_u64("", 0, &v) == -1);
+	CHECK(sa_parse_u64("-1", 2, &v) == -1);
+	CHECK(sa_parse_u64("+1", 2, &v) == -1);
+	CHECK(sa_parse_u64(" 1", 2, &v) == -1);
+	CHECK(sa_parse_u64("0x10", 4, &v) == -1);
+
+	if (EXPECT_OK(&f, MINIMAL "18446744073709551615 0 0 0 0 0 0 18446744073709551615/0 kmalloc a\n") == 0) {
+		CHECK(f.rows[0].v[SA_TOTAL] == UINT64_MAX);
+		CHECK(f.rows[0].v[SA_ALLOCS] == UINT64_MAX);
+		sa_file_free(&f);
+	}
+	EXPECT_ERROR(MINIMAL "18446744073709551616 0 0 0 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: total '18446744073709551616' is out of range (more than 18446744073709551615)");
+	EXPECT_ERROR(MINIMAL "1 -2 3 0 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: slack '-2' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 +3 0 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: req '+3' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4x 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: live '4x' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5.0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: live_req '5.0' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 abc 0 1/0 kmalloc a\n",
+		     "t.txt:5: objs 'abc' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 0x7 1/0 kmalloc a\n",
+		     "t.txt:5: peak '0x7' is not an unsigned decimal number");
+	EXPECT_ERROR(HDR "number of allocs: 12x\n" LEGEND,
+		     "t.txt:2: value of 'number of allocs' '12x' is not an unsigned decimal number");
+	EXPECT_ERROR(HDR "table memory: 99999999999999999999\n" LEGEND,
+		     "t.txt:2: value of 'table memory' '99999999999999999999' is out of range (more than 18446744073709551615)");
+	EXPECT_ERROR(HDR "current objects: -1\n" LEGEND,
+		     "t.txt:2: value of 'current objects' '-1' is not an unsigned decimal number");
+	EXPECT_ERROR(HDR "state: running\n" LEGEND,
+		     "t.txt:2: state 'running' is neither 'active' nor 'stopped'");
+	EXPECT_ERROR(HDR "state: active\nstate: active\n" LEGEND,
+		     "t.txt:3: duplicate summary key 'state'");
+}
+
+static void test_allocs_frees(void)
+{
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 12 kmalloc a\n",
+		     "t.txt:5: allocs/frees '12' is not written N/M");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 12/ kmalloc a\n",
+		     "t.txt:5: frees '' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 /3 kmalloc a\n",
+		     "t.txt:5: allocs '' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/2/3 kmalloc a\n",
+		     "t.txt:5: frees '2/3' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 a/b kmalloc a\n",
+		     "t.txt:5: allocs 'a' is not an unsigned decimal number");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/99999999999999999999 kmalloc a\n",
+		     "t.txt:5: frees '99999999999999999999' is out of range (more than 18446744073709551615)");
+}
+
+static void test_columns(void)
+{
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5\n",
+		     "t.txt:5: row has no 'objs' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7\n",
+		     "t.txt:5: row has no 'allocs/frees' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0\n",
+		     "t.txt:5: row has no 'type' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc   \n",
+		     "t.txt:5: row has no 'caller' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 vmalloc a\n",
+		     "t.txt:5: unknown type 'vmalloc' (expected kmalloc, cache, cache:NAME or mixed)");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 cache: a\n",
+		     "t.txt:5: unknown type 'cache:' (expected kmalloc, cache, cache:NAME or mixed)");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n# again\n",
+		     "t.txt:6: a second '#' legend line");
+}
+
+static void test_truncated(void)
+{
+	EXPECT_ERROR("", "t.txt:1: empty file: expected the 'slab_account - version: 1.x' header");
+	EXPECT_ERROR(HDR, "t.txt:2: unexpected end of file before the '#' legend line (truncated file?)");
+	EXPECT_ERROR(HDR "state: active\nnumber of frees: 3\n",
+		     "t.txt:4: unexpected end of file before the '#' legend line (truncated file?)");
+	EXPECT_ERROR(HDR "state: active\n1 2 3 4 5 6 7 1/0 kmalloc a\n",
+		     "t.txt:3: a call-site row before the '#' legend line (missing legend?)");
+	EXPECT_ERROR(HDR "state: active\nnumber of fr",
+		     "t.txt:3: line not terminated by a newline (truncated file?)");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n1 2 3 4 5 6 7 1/0 kmalloc bio_kmal",
+		     "t.txt:6: line not terminated by a newline (truncated file?)");
+	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n     26880     12",
+		     "t.txt:6: line not terminated by a newline (truncated file?)");
+	EXPECT_ERROR("slab_account - vers",
+		     "t.txt:1: line not terminated by a newline (truncated file?)");
+	EXPECT_ERROR(HDR "state: active\nsomething odd\n",
+		     "t.txt:3: expected a 'key: value' summary line or the '#' legend line, got 'something odd'");
+}
+
+static void test_nul_and_crlf(void)
+{
+	static const char nul[] = HDR "state: act\0ive\n" LEGEND;
+	struct sa_file f;
+	char *err = NULL;
+
+	CHECK(sa_parse_buffer(&f, nul, sizeof(nul) - 1, "t.txt", &err) == -1);
+	CHECK_STR(err, "t.txt:2: NUL byte in line (not a text file?)");
+	free(err);
+
+	if (EXPECT_OK(&f, "slab_account - version: 1.0\r\nstate: active\r\n"
+		      "number of callers: 1\r\n#\r\n"
+		      "1 2 3 4 5 6 7 8/9 kmalloc foo+0x1/0x2 [m]\r\n\r\n"))
+		return;
+	CHECK_STR(f.summary[0].value, "active");
+	CHECK(f.nsummary == 2 && f.summary[1].num == 1);
+	CHECK(f.nrows == 1);
+	if (f.nrows == 1)
+		CHECK_STR(f.rows[0].caller, "foo+0x1/0x2 [m]");
+	sa_file_free(&f);
+}
+
+/* @n letters, then " [m]" */
+static char *long_caller(size_t n)
+{
+	char *s = malloc(n + 5);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s[i] = (char)('a' + i % 26);
+	strcpy(s + n, " [m]");
+	return s;
+}
+
+static void test_long_lines(void)
+{
+	char *caller = long_caller(10000), *text;
+	struct sa_file f;
+	char *err = NULL;
+	FILE *fp;
+	size_t len;
+
+	len = strlen(MINIMAL) + 64 + strlen(caller);
+	text = malloc(len);
+	snprintf(text, len, MINIMAL "1 2 3 4 5 6 7 8/9 kmalloc %s\n", caller);
+	if (EXPECT_OK(&f, text) == 0) {
+		CHECK(f.nrows == 1 && strlen(f.rows[0].caller) == 10004);
+		CHECK_STR(f.rows[0].caller, caller);
+		sa_file_free(&f);
+	}
+	/* the same through a stdio stream (getline) */
+	fp = tmpfile();
+	CHECK(fp != NULL);
+	if (fp) {
+		fputs(text, fp);
+		rewind(fp);
+		CHECK(sa_parse_stream(&f, fp, "s", &err) == 0);
+		if (!err) {
+			CHECK(f.nrows == 1);
+			CHECK_STR(f.rows[0].caller, caller);
+			sa_file_free(&f);
+		}
+		free(err);
+		fclose(fp);
+	}
+	free(text);
+	free(caller);
+}
+
+static void test_many_rows(void)
+{
+	size_t i, n = 5000, len = 0, cap = strlen(MINIMAL) + n * 64;
+	char *text = malloc(cap);
+	struct sa_file f;
+
+	len = (size_t)snprintf(text, cap, "%s", MINIMAL);
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"%zu 0 %zu 0 0 0 0 1/0 kmalloc site%zu+0x1/0x2\n",
+					i, i, i);
+	if (EXPECT_OK(&f, text) == 0) {
+		CHECK(f.nrows == n);
+		CHECK(f.rows[n - 1].v[SA_TOTAL] == n - 1);
+		CHECK_STR(f.rows[n - 1].caller, "site4999+0x1/0x2");
+		CHECK(f.rows[n - 1].line == 4 + n);
+		sa_file_free(&f);
+	}
+	free(text);
+}
+
+static void test_caller_module(void)
+{
+	size_t n = 0;
+	const char *m;
+
+	m = sa_caller_module("foo+0x1c/0x50 [sa_test]", &n);
+	CHECK(m && n == 7 && strncmp(m, "sa_test", n) == 0);
+	CHECK(sa_caller_module("foo+0x1c/0x50", &n) == NULL);
+	CHECK(sa_caller_module("foo [a b]", &n) == NULL);
+	CHECK(sa_caller_module("[x]", &n) == NULL);
+	CHECK(sa_caller_module("foo []", &n) == NULL);
+	CHECK(sa_caller_module("foo[x]", &n) == NULL);
+	m = sa_caller_module("a [b] [c]", &n);
+	CHECK(m && n == 1 && *m == 'c');
+}
+
+static void test_io_errors(void)
+{
+	char *s;
+
+	s = sa_io_error("/proc/slab_account", EACCES);
+	CHECK_STR(s, "/proc/slab_account: Permission denied (run as root: the file is mode 0400)");
+	free(s);
+	s = sa_io_error("/proc/slab_account", EPERM);
+	CHECK_STR(s, "/proc/slab_account: Operation not permitted (run as root: the file is mode 0400)");
+	free(s);
+	s = sa_io_error("/proc/slab_account", ENOENT);
+	CHECK_STR(s, "/proc/slab_account: No such file or directory (is the module loaded? insmod slab_account.ko)");
+	free(s);
+	s = sa_io_error("before.txt", ENOENT);
+	CHECK_STR(s, "before.txt: No such file or directory");
+	free(s);
+	s = sa_io_error("-", EIO);
+	CHECK_STR(s, "<stdin>: Input/output error");
+	free(s);
+	CHECK_STR(sa_display_name("-"), "<stdin>");
+	CHECK_STR(sa_display_name("x"), "x");
+}
+
+static void test_load(void)
+{
+	char dir[] = "/tmp/sa_parse_test.XXXXXX", path[64];
+	struct sa_file f;
+	char *err = NULL;
+	FILE *fp;
+
+	if (!CHECK(mkdtemp(dir) != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fp = fopen(path, "w");
+	if (CHECK(fp != NULL)) {
+		fputs(MINIMAL "1 2 3 4 5 6 7 8/9 kmalloc a [m]\n", fp);
+		fclose(fp);
+		CHECK(sa_load(&f, path, &err) == 0);
+		if (!err) {
+			CHECK(f.nrows == 1);
+			CHECK_STR(f.name, path);
+			sa_file_free(&f);
+		}
+		free(err);
+		err = NULL;
+		unlink(path);
+	}
+	CHECK(sa_load(&f, path, &err) == -1);
+	if (err) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s: No such file or directory", path);
+		CHECK_STR(err, want);
+	}
+	free(err);
+	err = NULL;
+	CHECK(sa_load(&f, dir, &err) == -1);
+	if (err) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s: Is a directory", dir);
+		CHECK_STR(err, want);
+	}
+	free(err);
+	rmdir(dir);
+}
+
+static void test_read_fd_pipe(void)
+{
+	int fds[2];
+	size_t i, len = 0, n = 200000;
+	char *buf = NULL;
+
+	if (!CHECK(pipe(fds) == 0))
+		return;
+	if (fork() == 0) {
+		char chunk[1000];
+
+		close(fds[0]);
+		memset(chunk, 'x', sizeof(chunk));
+		for (i = 0; i < n / sizeof(chunk); i++)
+			if (write(fds[1], chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+				_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	CHECK(sa_read_fd(fds[0], &buf, &len) == 0);
+	close(fds[0]);
+	CHECK(len == n && buf && buf[n] == '\0' && buf[n - 1] == 'x');
+	free(buf);
+}
+
+int main(void)
+{
+	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
+	run("unknown summary keys are kept, not required", test_unknown_keys);
+	run("version 1.x accepted, others rejected", test_versions);
+	run("numbers: unsigned decimal, overflow, junk, summary values", test_numbers);
+	run("allocs/frees written N/M", test_allocs_frees);
+	run("missing columns, unknown types, second legend", test_columns);
+	run("truncated input: empty, header only, no legend, cut rows", test_truncated);
+	run("NUL bytes rejected, CRLF accepted", test_nul_and_crlf);
+	run("callers longer than 4 KiB (buffer and stream)", test_long_lines);
+	run("5000 rows", test_many_rows);
+	run("module of a caller", test_caller_module);
+	run("open/read error messages and hints", test_io_errors);
+	run("sa_load from a file, a missing file, a directory", test_load);
+	run("sa_read_fd reads a pipe to its end", test_read_fd_pipe);
+	return failed_tests ? 1 : 0;
+}
