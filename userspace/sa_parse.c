@@ -45,6 +45,11 @@ static const char *const known_numeric_keys[] = {
 
 /* ---- small helpers ---- */
 
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+static char *vformat(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
+static char *format(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
 static char *vformat(const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -221,6 +226,8 @@ struct parser {
 	unsigned long lineno;
 	char **err;
 };
+
+static int fail(struct parser *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 static int fail(struct parser *p, const char *fmt, ...)
 {

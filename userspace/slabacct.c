@@ -1032,8 +1032,10 @@ int main(int argc, char **argv)
 		sa_file_free(&new);
 	}
 	free(o.cache_name);
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "slabacct: write error: %s\n", strerror(errno));
+		fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
+			errno ? strerror(errno) : "");
 		ret = 1;
 	}
 	return ret;

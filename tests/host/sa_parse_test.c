@@ -24,6 +24,9 @@ static char cur_why[512];
 #define CHECK(cond) check((cond), __LINE__, "%s", #cond)
 
 static int check(int ok, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int check(int ok, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
