@@ -400,27 +400,41 @@ static void test_caller_module(void)
 	CHECK(m && n == 1 && *m == 'c');
 }
 
+static void check_io_error(const char *path, int errnum, const char *want,
+			   int line)
+{
+	char *s = sa_io_error(path, errnum);
+
+	check_str(s, want, line);
+	free(s);
+}
+#define CHECK_IO_ERROR(path, errnum, want) check_io_error((path), (errnum), (want), __LINE__)
+
 static void test_io_errors(void)
 {
-	char *s;
-
-	s = sa_io_error("/proc/slab_account", EACCES);
-	CHECK_STR(s, "/proc/slab_account: Permission denied (run as root: the file is mode 0400)");
-	free(s);
-	s = sa_io_error("/proc/slab_account", EPERM);
-	CHECK_STR(s, "/proc/slab_account: Operation not permitted (run as root: the file is mode 0400)");
-	free(s);
-	s = sa_io_error("/proc/slab_account", ENOENT);
-	CHECK_STR(s, "/proc/slab_account: No such file or directory (is the module loaded? insmod slab_account.ko)");
-	free(s);
-	s = sa_io_error("before.txt", ENOENT);
-	CHECK_STR(s, "before.txt: No such file or directory");
-	free(s);
-	s = sa_io_error("-", EIO);
-	CHECK_STR(s, "<stdin>: Input/output error");
-	free(s);
+	CHECK_IO_ERROR("/proc/slab_account", EACCES,
+		       "/proc/slab_account: Permission denied (run as root: the file is mode 0400)");
+	CHECK_IO_ERROR("/proc/slab_account", EPERM,
+		       "/proc/slab_account: Operation not permitted (run as root: the file is mode 0400)");
+	CHECK_IO_ERROR("/proc/slab_account", ENOENT,
+		       "/proc/slab_account: No such file or directory (is the module loaded? insmod slab_account.ko)");
+	CHECK_IO_ERROR("before.txt", ENOENT, "before.txt: No such file or directory");
+	CHECK_IO_ERROR("before.txt", EACCES, "before.txt: Permission denied");
+	CHECK_IO_ERROR("-", EIO, "<stdin>: Input/output error");
 	CHECK_STR(sa_display_name("-"), "<stdin>");
 	CHECK_STR(sa_display_name("x"), "x");
+}
+
+/* sa_load(@path) must fail with "PATH: @what". */
+static void check_load_error(const char *path, const char *what, int line)
+{
+	struct sa_file f;
+	char *err = NULL, want[256];
+
+	snprintf(want, sizeof(want), "%s: %s", path, what);
+	check(sa_load(&f, path, &err) == -1, line, "sa_load(%s) succeeded", path);
+	check_str(err, want, line);
+	free(err);
 }
 
 static void test_load(void)
@@ -447,23 +461,8 @@ static void test_load(void)
 		err = NULL;
 		unlink(path);
 	}
-	CHECK(sa_load(&f, path, &err) == -1);
-	if (err) {
-		char want[128];
-
-		snprintf(want, sizeof(want), "%s: No such file or directory", path);
-		CHECK_STR(err, want);
-	}
-	free(err);
-	err = NULL;
-	CHECK(sa_load(&f, dir, &err) == -1);
-	if (err) {
-		char want[128];
-
-		snprintf(want, sizeof(want), "%s: Is a directory", dir);
-		CHECK_STR(err, want);
-	}
-	free(err);
+	check_load_error(path, "No such file or directory", __LINE__);
+	check_load_error(dir, "Is a directory", __LINE__);
 	rmdir(dir);
 }
 
