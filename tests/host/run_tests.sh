@@ -220,6 +220,8 @@ expect diff-all-human 0 -d -a -H $B $A
 expect diff-csv 0 --csv -d $B $A
 expect diff-json 0 --json -d $B $A
 expect diff-reversed 0 -d --no-summary $A $B
+# the k-th row of a caller in OLD pairs with its k-th row in NEW
+expect diff-duplicate-callers 0 --csv -d fixtures/dups_before.txt fixtures/dups_after.txt
 expect_order diff-order "bio_kmalloc new_site sa_test_cache_alloc gone_site" -d $B $A
 expect_order diff-all "bio_kmalloc new_site sa_test_cache_alloc unchanged_site gone_site" -d --all $B $A
 expect_order diff-sort-live "new_site bio_kmalloc gone_site sa_test_cache_alloc" -d -s live $B $A
