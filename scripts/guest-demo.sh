@@ -29,7 +29,7 @@ echo "== slabacct -n 15 -H   (top call sites by bytes allocated since load)"
 slabacct -n 15 -H /tmp/after
 echo
 echo "== slabacct -s live -n 10 -H   (who holds the most memory now)"
-slabacct -s live -n 10 -H /tmp/after
+slabacct -s live -n 10 -H --no-summary /tmp/after
 echo
 echo "== slabacct --diff before after -n 10   (what the workload did)"
 slabacct -n 10 --diff /tmp/before /tmp/after
