@@ -84,8 +84,10 @@ log "building the initramfs"
 	--kver "$KVER" --init "$SA_ROOT/scripts/init.sh" \
 	--add "$out/rootfs/.:/"
 
+guest_mode=demo
+[ "$mode" = demo ] || guest_mode=test
 "$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" \
-	--initrd "$out/initramfs.cpio.gz" --mode "$mode" --out "$out/boot"
+	--initrd "$out/initramfs.cpio.gz" --mode "$guest_mode" --out "$out/boot"
 if [ "$mode" = check ]; then
 	"$SA_ROOT/scripts/check-boot.sh" "$out/boot"
 	log "all checks passed on $KVER ($PKGVER)"

@@ -81,6 +81,8 @@ int main(int argc, char **argv)						\
 {									\
 	char ko[4096];							\
 									\
+	/* Tests run in forked children that leave with _exit(). */	\
+	setvbuf(stdout, NULL, _IOLBF, 0);				\
 	if (geteuid())							\
 		ksft_exit_skip("needs root\n");				\
 	if (access(SA_PROC, F_OK))					\
