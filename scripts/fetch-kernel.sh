@@ -63,8 +63,12 @@ kbuild=$(apt-cache "${opts[@]}" depends "linux-headers-$kver" |
 [ -n "$common" ] && [ -n "$kbuild" ] ||
 	die "cannot resolve the headers of $kver"
 
+# Newer suites split the kernel binary out of linux-image-<kver>.
+binary=$(apt-cache "${opts[@]}" depends "$img" |
+	awk '/Depends: linux-binary-/ { print $2; exit }')
+
 rm -rf "$dir" && mkdir -p "$dir/debs" "$dir/root"
-for pkg in "$img" "linux-headers-$kver" "$common" "$kbuild"; do
+for pkg in "$img" $binary "linux-headers-$kver" "$common" "$kbuild"; do
 	size=$(apt-cache "${opts[@]}" show "$pkg" |
 		awk '/^Size:/ { printf "%.1f", $2 / 1048576; exit }')
 	log "downloading $pkg ($size MB)"
@@ -83,8 +87,10 @@ sed -i "s|/usr/src/linux-headers-|$dir/root/usr/src/linux-headers-|g" \
 	"$kdir/Makefile"
 [ -e "$kdir/scripts/basic" ] || [ -e "$kdir/scripts" ] ||
 	die "headers' scripts link does not resolve in $kdir"
-vmlinuz=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
-[ -n "$vmlinuz" ] || vmlinuz=$(ls "$dir"/root/boot/vmlinux-* | head -n 1)
+vmlinuz=$( { find "$dir/root/boot" "$dir/root/usr/lib" \( -name 'vmlinuz*' -o \
+	-name "vmlinux-$kver" -o -name 'Image*' \) -type f 2>/dev/null || true; } |
+	head -n 1)
+[ -n "$vmlinuz" ] || die "no kernel image in the $img packages"
 
 # The compiler the headers name (e.g. gcc-12), if this machine has it.
 kcc=$(grep -o 'gcc-[0-9][0-9]*' "$kdir/.kernelvariables" 2>/dev/null |
