@@ -7,42 +7,40 @@
  * tracepoints of the running kernel's era into calls of those, and gives
  * the core the size and name of a struct kmem_cache.
  *
- * Era supported so far (see include/trace/events/kmem.h of each release):
- *   >= 6.1  kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp, node)
- *           kmem_cache_alloc(call_site, ptr, s, gfp, node)
- *           kfree(call_site, ptr)
- *           kmem_cache_free(call_site, ptr, s)
- *           no *_node events; struct kmem_cache is public (slub_def.h)
+ * Kbuild's compile probes and sa_kmem_cache.c complete the layer.
  */
 #ifndef SLAB_ACCOUNT_COMPAT_H
 #define SLAB_ACCOUNT_COMPAT_H
 
-#include <linux/build_bug.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
 #include "sa_kmem_cache.h"
 
-/* The era is told by the tracepoints' own prototypes, not by a version. */
-static_assert(__same_type(&trace_kmem_cache_alloc,
-			  void (*)(unsigned long, const void *,
-				   struct kmem_cache *, gfp_t, int)),
-	      "slab_account: this kernel's kmem tracepoint era is not supported yet");
-static_assert(__same_type(&trace_kmalloc,
-			  void (*)(unsigned long, const void *, size_t, size_t,
-				   gfp_t, int)),
-	      "slab_account: this kernel's kmem tracepoint era is not supported yet");
-
-#ifndef CONFIG_SLUB
-#error "slab_account: needs SLUB (sa_kmem_cache.c reads struct kmem_cache)"
-#endif
+/* For cache allocations when the kernel does not say which cache. */
+#define SA_CACHE_UNKNOWN ((const struct kmem_cache *)1UL)
 
 /* The core's entry points (slab_account.c). */
 void sa_account_alloc(unsigned long call_site, const void *ptr,
 		      size_t bytes_req, size_t bytes_alloc,
 		      const struct kmem_cache *s);
 void sa_account_free(unsigned long call_site, const void *ptr);
+
+/*
+ * Eras, told apart by Kbuild's compile probes (SA_TP_*), not by versions:
+ *
+ * >= 6.1 (SA_TP_CACHE_ALLOC_ARG): kmalloc(call_site, ptr, bytes_req,
+ *	bytes_alloc, gfp, node); kmem_cache_alloc(call_site, ptr, s, gfp,
+ *	node), the sizes are s->object_size and s->size as ftrace reports them;
+ *	kfree(call_site, ptr); kmem_cache_free(call_site, ptr, s).
+ * <= 6.0 (SA_TP_NODE_EVENTS): kmalloc and kmem_cache_alloc(call_site, ptr,
+ *	bytes_req, bytes_alloc, gfp) plus *_node events with a node; the
+ *	cache is not given (rows say "cache"); kfree(call_site, ptr);
+ *	kmem_cache_free(call_site, ptr), or (call_site, ptr, name) from 5.12
+ *	(SA_TP_FREE_NAME_ARG).
+ */
+#if defined(SA_TP_CACHE_ALLOC_ARG) && !defined(SA_TP_NODE_EVENTS)
 
 static void sa_probe_kmalloc(void *data, unsigned long call_site,
 			     const void *ptr, size_t bytes_req,
@@ -59,12 +57,6 @@ static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 			 sa_cache_size(s), s);
 }
 
-static void sa_probe_kfree(void *data, unsigned long call_site,
-			   const void *ptr)
-{
-	sa_account_free(call_site, ptr);
-}
-
 static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 				     const void *ptr,
 				     const struct kmem_cache *s)
@@ -72,13 +64,108 @@ static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 	sa_account_free(call_site, ptr);
 }
 
+#elif defined(SA_TP_NODE_EVENTS) && !defined(SA_TP_CACHE_ALLOC_ARG)
+
+static void sa_probe_kmalloc(void *data, unsigned long call_site,
+			     const void *ptr, size_t bytes_req,
+			     size_t bytes_alloc, gfp_t gfp_flags)
+{
+	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
+}
+
+static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
+				      const void *ptr, size_t bytes_req,
+				      size_t bytes_alloc, gfp_t gfp_flags)
+{
+	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc,
+			 SA_CACHE_UNKNOWN);
+}
+
+static void sa_probe_kmalloc_node(void *data, unsigned long call_site,
+				  const void *ptr, size_t bytes_req,
+				  size_t bytes_alloc, gfp_t gfp_flags,
+				  int node)
+{
+	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
+}
+
+static void sa_probe_kmem_cache_alloc_node(void *data,
+					   unsigned long call_site,
+					   const void *ptr, size_t bytes_req,
+					   size_t bytes_alloc,
+					   gfp_t gfp_flags, int node)
+{
+	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc,
+			 SA_CACHE_UNKNOWN);
+}
+
+#ifdef SA_TP_FREE_NAME_ARG
+static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
+				     const void *ptr, const char *name)
+{
+	sa_account_free(call_site, ptr);
+}
+#else
+static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
+				     const void *ptr)
+{
+	sa_account_free(call_site, ptr);
+}
+#endif
+
+#else
+#error "slab_account: this kernel's kmem tracepoint era is not supported"
+#endif
+
+static void sa_probe_kfree(void *data, unsigned long call_site,
+			   const void *ptr)
+{
+	sa_account_free(call_site, ptr);
+}
+
+/* Registration of sa_probe_<tp>, as a pair of functions for the table. */
+#define SA_TRACEPOINT(tp)						\
+static int sa_reg_##tp(void)						\
+{									\
+	return register_trace_##tp(sa_probe_##tp, NULL);		\
+}									\
+static void sa_unreg_##tp(void)						\
+{									\
+	unregister_trace_##tp(sa_probe_##tp, NULL);			\
+}
+
+SA_TRACEPOINT(kmalloc)
+SA_TRACEPOINT(kmem_cache_alloc)
+#ifdef SA_TP_NODE_EVENTS
+SA_TRACEPOINT(kmalloc_node)
+SA_TRACEPOINT(kmem_cache_alloc_node)
+#endif
+SA_TRACEPOINT(kfree)
+SA_TRACEPOINT(kmem_cache_free)
+
+struct sa_tracepoint {
+	int (*reg)(void);
+	void (*unreg)(void);
+};
+
+static const struct sa_tracepoint sa_tracepoints[] = {
+	{ sa_reg_kmalloc, sa_unreg_kmalloc },
+	{ sa_reg_kmem_cache_alloc, sa_unreg_kmem_cache_alloc },
+#ifdef SA_TP_NODE_EVENTS
+	{ sa_reg_kmalloc_node, sa_unreg_kmalloc_node },
+	{ sa_reg_kmem_cache_alloc_node, sa_unreg_kmem_cache_alloc_node },
+#endif
+	{ sa_reg_kfree, sa_unreg_kfree },
+	{ sa_reg_kmem_cache_free, sa_unreg_kmem_cache_free },
+};
+
 /* Unregister every probe; the caller waits for probes in flight. */
 static inline void sa_compat_unregister(void)
 {
-	unregister_trace_kmem_cache_free(sa_probe_kmem_cache_free, NULL);
-	unregister_trace_kfree(sa_probe_kfree, NULL);
-	unregister_trace_kmem_cache_alloc(sa_probe_kmem_cache_alloc, NULL);
-	unregister_trace_kmalloc(sa_probe_kmalloc, NULL);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sa_tracepoints); i++)
+		sa_tracepoints[i].unreg();
 }
 
 /*
@@ -87,29 +174,17 @@ static inline void sa_compat_unregister(void)
  */
 static inline int sa_compat_register(void)
 {
-	int ret;
+	int i, ret;
 
-	ret = register_trace_kmalloc(sa_probe_kmalloc, NULL);
-	if (ret)
-		return ret;
-	ret = register_trace_kmem_cache_alloc(sa_probe_kmem_cache_alloc, NULL);
-	if (ret)
-		goto out_kmalloc;
-	ret = register_trace_kfree(sa_probe_kfree, NULL);
-	if (ret)
-		goto out_cache_alloc;
-	ret = register_trace_kmem_cache_free(sa_probe_kmem_cache_free, NULL);
-	if (ret)
-		goto out_kfree;
+	for (i = 0; i < ARRAY_SIZE(sa_tracepoints); i++) {
+		ret = sa_tracepoints[i].reg();
+		if (ret) {
+			while (i--)
+				sa_tracepoints[i].unreg();
+			return ret;
+		}
+	}
 	return 0;
-
-out_kfree:
-	unregister_trace_kfree(sa_probe_kfree, NULL);
-out_cache_alloc:
-	unregister_trace_kmem_cache_alloc(sa_probe_kmem_cache_alloc, NULL);
-out_kmalloc:
-	unregister_trace_kmalloc(sa_probe_kmalloc, NULL);
-	return ret;
 }
 
 #endif /* SLAB_ACCOUNT_COMPAT_H */

@@ -142,6 +142,8 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 	}
 	e->type |= SA_TYPE_CACHE;
 	e->cache = s;
+	if (s == SA_CACHE_UNKNOWN)
+		return;		/* the kernel does not say which cache */
 	strscpy(e->name, sa_cache_name(s), sizeof(e->name));
 	for (i = 0; e->name[i]; i++)
 		if (isspace(e->name[i]) || !isprint(e->name[i]))
@@ -565,7 +567,7 @@ static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 	else if (type & SA_TYPE_MULTI)
 		seq_puts(m, "cache:* ");
 	else if (type & SA_TYPE_CACHE)
-		seq_printf(m, "cache:%s ", e->name[0] ? e->name : "?");
+		seq_printf(m, "cache%s%s ", e->name[0] ? ":" : "", e->name);
 	else
 		seq_puts(m, "kmalloc ");
 
