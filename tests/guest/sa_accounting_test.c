@@ -96,8 +96,12 @@ TEST_F(sat, rows_after_run)
 {
 	char err[256];
 	struct sa_snap s;
+	int names = 0;
 
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	/* Kernels before 6.1 do not tell which cache: rows say "cache". */
+	for (size_t i = 0; i < s.nrows; i++)
+		names |= !strncmp(s.rows[i].type, "cache:", 6);
 	for (size_t i = 0; i < NR_SITES; i++) {
 		const struct sa_truth *t = &self->truth[i];
 		const struct sa_row *r = row_of(_metadata, &s, t);
@@ -115,7 +119,11 @@ TEST_F(sat, rows_after_run)
 		EXPECT_EQ(r->allocs - r->frees, r->objs);
 		/* Every site of the pattern allocates all before it frees. */
 		EXPECT_EQ(t->total, r->peak);
-		EXPECT_STREQ(after_run[i].type, r->type);
+		if (strcmp(after_run[i].type, "kmalloc") && !names) {
+			EXPECT_STREQ("cache", r->type);
+		} else {
+			EXPECT_STREQ(after_run[i].type, r->type);
+		}
 	}
 	sa_snap_free(&s);
 }
