@@ -1,94 +1,223 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ci.sh check|demo [--suite S --arch A --flavour F]
+# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | demo
 #
-# check: host dependencies, Debian's kernel (image + headers) and the
-#        kselftest/checkpatch files of its linux-source, then: W=1 and
-#        sparse builds that must be silent, checkpatch --strict, the
-#        reader's host tests (ASan/UBSan), and the in-guest selftests in a
-#        QEMU boot, failing on any failed test or kernel splat.
-# demo:  the module loaded from the initramfs before anything else, a
-#        small workload, and the reader's report of the top call sites.
+# check:  host dependencies, then the lint of the primary kernel (Debian
+#         bookworm 6.1: W=1 and sparse builds that must be silent,
+#         checkpatch --strict from its linux-source), the reader's host tests
+#         (ASan/UBSan), then every row of the kernel matrix.
+# matrix: every row of the kernel matrix ($SA_ROWS to choose): per row the
+#         kernel and headers from Debian (cached), a W=1 build that must be
+#         silent, the in-guest selftests in a QEMU boot (boots run two at a
+#         time), a table of build/boot/suite results.
+# row:    one row of the matrix.
+# demo:   the module loaded from the initramfs before anything else, a
+#         small workload, and the reader's report of the top call sites.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=${1:-}
-shift || true
-[ "$mode" = check ] || [ "$mode" = demo ] || die "usage: ci.sh check|demo"
+# suite:arch:flavour; the first row is the primary kernel.
+SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
+bookworm-backports:amd64:amd64 sid:amd64:amd64"
+SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
+primary=${SA_ALL_ROWS%% *}
+MATRIX="$SA_ROOT/build/matrix"
 
-"$SA_ROOT/scripts/setup-deps.sh"
-"$SA_ROOT/scripts/fetch-kernel.sh" "$@"
-# shellcheck disable=SC1090
-. "$("$SA_ROOT/scripts/fetch-kernel.sh" "$@" --print-env)"
-if [ "$mode" = check ]; then
-	"$SA_ROOT/scripts/fetch-ksrc.sh" "$@"
+row_args() {	# row_args SUITE:ARCH:FLAVOUR -> fetch-kernel.sh arguments
+	local IFS=:
+	# shellcheck disable=SC2086
+	set -- $1
+	echo "--suite $1 --arch $2 --flavour $3"
+}
+
+# Fetch the row's kernel and linux-source files; sets KVER KDIR ... KSFT.
+load_row() {
+	local args
+	read -r -a args <<< "$(row_args "$1")"
+	"$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}"
 	# shellcheck disable=SC1090
-	. "$("$SA_ROOT/scripts/fetch-ksrc.sh" "$@" --print-env)"
-fi
+	. "$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env)"
+	"$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}"
+	# shellcheck disable=SC1090
+	. "$("$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}" --print-env)"
+	out="$SA_ROOT/build/$KVER"
+}
 
-out="$SA_ROOT/build/$KVER"
-rm -rf "$out"
-mkdir -p "$out/mod" "$out/sa_test" "$out/rootfs/lib/slab_account" \
-	 "$out/rootfs/usr/bin"
+# make against the row's kernel, in the environment its headers need:
+# kernels built with a newer gcc than this machine's are built in a chroot
+# of their suite (scripts/mkchroot.sh).
+kmake() {
+	if [ -z "$(command -v "$KCC")" ] || [ "$SUITE" = sid ]; then
+		local root
+		root=$("$SA_ROOT/scripts/mkchroot.sh" "$SUITE" --print)
+		mkdir -p "$root$SA_ROOT"
+		unshare --mount sh -c '
+			mount --bind "$1" "$2$1" && mount -t proc proc "$2/proc" &&
+			shift 2 && exec chroot "$@"' \
+			sh "$SA_ROOT" "$root" "$root" make "$@"
+	else
+		make "$@"
+	fi
+}
 
 # kbuild writes next to the sources: build copies, one per kernel.
 kbuild() {	# kbuild SRC_DIR OUT_DIR LOG [extra make args]
 	local src=$1 dst=$2 logf=$3
 	shift 3
+	mkdir -p "$dst"
 	cp -r "$src"/. "$dst"/
-	make -C "$KDIR" M="$dst" CC="$KCC" W=1 "$@" modules >"$logf" 2>&1 ||
-		{ cat "$logf"; die "build failed: $src"; }
+	kmake -C "$KDIR" M="$dst" CC="$KCC" W=1 "$@" modules >"$logf" 2>&1 ||
+		{ cat "$logf"; die "build failed: $src for $KVER"; }
 	if grep -E 'warning:|error:' "$logf" | grep -v 'Skipping BTF'; then
-		die "build of $src is not warning-free (W=1${*:+ $*})"
+		die "build of $src for $KVER is not warning-free (W=1${*:+ $*})"
 	fi
 }
 
-log "building slab_account.ko for $KVER (W=1)"
-mkdir -p "$out/src"
-cp "$SA_ROOT/Kbuild" "$out/src/"
-cp -r "$SA_ROOT/module" "$out/src/"
-kbuild "$out/src" "$out/mod" "$out/build-module.log"
-log "building sa_test.ko (W=1)"
-kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"
-log "building the reader (static)"
-make -s -C "$SA_ROOT/userspace" clean
-make -s -C "$SA_ROOT/userspace" STATIC=1
-cp "$SA_ROOT/userspace/slabacct" "$out/rootfs/usr/bin/"
-cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
-	"$out/rootfs/lib/slab_account/"
-
-if [ "$mode" = check ]; then
-	if command -v sparse >/dev/null; then
-		log "sparse"
-		rm -rf "$out/sparse" && mkdir -p "$out/sparse"
-		kbuild "$out/src" "$out/sparse" "$out/sparse.log" C=2
+# Build the modules, the reader and (test mode) the selftests of the
+# loaded row and pack the initramfs in $out.
+build_row() {	# build_row test|demo
+	local mode=$1
+	rm -rf "$out"
+	mkdir -p "$out/src" "$out/rootfs/lib/slab_account" "$out/rootfs/usr/bin"
+	if [ "$SUITE" = sid ]; then
+		"$SA_ROOT/scripts/mkchroot.sh" "$SUITE"
+		KCC=$("$SA_ROOT/scripts/mkchroot.sh" "$SUITE" --cc)
 	fi
-	log "checkpatch --strict"
+	log "building slab_account.ko for $KVER (W=1, $KCC)"
+	cp "$SA_ROOT/Kbuild" "$out/src/"
+	cp -r "$SA_ROOT/module" "$out/src/"
+	kbuild "$out/src" "$out/mod" "$out/build-module.log"
+	grep -h 'feature flags' "$out/build-module.log" | head -n 1 >&2 || true
+	log "building sa_test.ko for $KVER (W=1)"
+	kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"
+	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
+		"$out/rootfs/lib/slab_account/"
+	log "building the reader (static)"
+	make -s -C "$SA_ROOT/userspace" STATIC=1 OUT="$out/rootfs/usr/bin/slabacct"
+	if [ "$mode" = test ]; then
+		log "building the in-guest selftests with $PKGVER's harness"
+		rm -rf "$out/tests"
+		cp -r "$SA_ROOT/tests/guest" "$out/tests"
+		make -s -C "$out/tests" install KSFT="$KSFT" \
+			INSTALL_PATH="$out/rootfs/kselftest"
+	else
+		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
+	fi
+	"$SA_ROOT/scripts/mkinitramfs.sh" --out "$out/initramfs.cpio.gz" \
+		--init "$SA_ROOT/scripts/init.sh" --add "$out/rootfs/.:/"
+}
+
+boot_row() {	# boot_row test|demo
+	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" \
+		--initrd "$out/initramfs.cpio.gz" --mode "$1" --out "$out/boot"
+}
+
+# Lint of the primary kernel's build, and the reader's host tests.
+lint() {
+	load_row "$primary"
+	if command -v sparse >/dev/null; then
+		log "sparse on $KVER"
+		rm -rf "$out/sparse-src" "$out/sparse"
+		mkdir -p "$out/sparse-src"
+		cp "$SA_ROOT/Kbuild" "$out/sparse-src/"
+		cp -r "$SA_ROOT/module" "$out/sparse-src/"
+		kbuild "$out/sparse-src" "$out/sparse" "$out/sparse.log" C=2
+		kbuild "$SA_ROOT/tests/kmod" "$out/sparse-kmod" \
+			"$out/sparse-kmod.log" C=2
+	fi
+	log "checkpatch --strict ($PKGVER)"
 	(cd "$SA_ROOT" && perl "$KSRC/scripts/checkpatch.pl" --strict \
 		--no-tree --quiet -f module/*.c module/*.h tests/kmod/*.c) ||
 		die "checkpatch --strict is not clean"
-
 	log "reader host tests (ASan/UBSan)"
-	make -C "$SA_ROOT/userspace" check
+	make -s -C "$SA_ROOT/userspace" check
+}
 
-	log "building the in-guest selftests"
-	make -s -C "$SA_ROOT/tests/guest" clean KSFT="$KSFT"
-	make -s -C "$SA_ROOT/tests/guest" install KSFT="$KSFT" \
-		INSTALL_PATH="$out/rootfs/kselftest"
-fi
-cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
-
-log "building the initramfs"
-"$SA_ROOT/scripts/mkinitramfs.sh" --out "$out/initramfs.cpio.gz" \
-	--kver "$KVER" --init "$SA_ROOT/scripts/init.sh" \
-	--add "$out/rootfs/.:/"
-
-guest_mode=demo
-[ "$mode" = demo ] || guest_mode=test
-"$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" \
-	--initrd "$out/initramfs.cpio.gz" --mode "$guest_mode" --out "$out/boot"
-if [ "$mode" = check ]; then
+# One row, start to end, status in $MATRIX/<row>.{build,boot,suite}.
+run_row() {	# run_row ROW (in a subshell: dies stay local)
+	local row=$1 tag=${1//:/-}
+	rm -f "$MATRIX/$tag".{kernel,build,boot,suite}
+	load_row "$row"
+	echo "$KVER $PKGVER" > "$MATRIX/$tag.kernel"
+	build_row test
+	echo ok > "$MATRIX/$tag.build"
+	boot_row test
+	echo ok > "$MATRIX/$tag.boot"
 	"$SA_ROOT/scripts/check-boot.sh" "$out/boot"
-	log "all checks passed on $KVER ($PKGVER)"
-fi
+	echo ok > "$MATRIX/$tag.suite"
+}
+
+matrix() {
+	local row tag pids=() failed=0 st
+	mkdir -p "$MATRIX"
+	# Builds one after the other (they use both cores), boots two at a
+	# time: each row is one background job started when its build may go.
+	for row in $SA_ROWS; do
+		tag=${row//:/-}
+		log "row $row: starting (log: build/matrix/$tag.log)"
+		( run_row "$row" ) > "$MATRIX/$tag.log" 2>&1 &
+		pids+=($!)
+		# Wait for this row's build before starting the next one.
+		while kill -0 "${pids[-1]}" 2>/dev/null &&
+		      [ ! -e "$MATRIX/$tag.build" ]; do
+			sleep 1
+		done
+		# No more than two guests at once.
+		while [ "$(jobs -rp | wc -l)" -ge 2 ]; do
+			sleep 1
+		done
+	done
+	wait || true
+	printf '\n%-32s %-24s %-6s %-6s %-6s\n' row kernel build boot suite
+	for row in $SA_ROWS; do
+		tag=${row//:/-}
+		st=""
+		for s in build boot suite; do
+			if [ -e "$MATRIX/$tag.$s" ]; then
+				st+=$(printf ' %-6s' ok)
+			else
+				st+=$(printf ' %-6s' FAIL)
+				failed=1
+			fi
+		done
+		printf '%-32s %-24s%s\n' "$row" \
+			"$(cat "$MATRIX/$tag.kernel" 2>/dev/null || echo '?')" "$st"
+	done
+	echo
+	if [ $failed -ne 0 ]; then
+		for row in $SA_ROWS; do
+			tag=${row//:/-}
+			[ -e "$MATRIX/$tag.suite" ] && continue
+			log "row $row failed; the end of build/matrix/$tag.log:"
+			tail -n 30 "$MATRIX/$tag.log" >&2
+		done
+		die "kernel matrix failed"
+	fi
+	# The exact-accounting figures of each row are in its log.
+	log "kernel matrix passed: $(echo "$SA_ROWS" | wc -w) rows"
+}
+
+mode=${1:-}
+"$SA_ROOT/scripts/setup-deps.sh"
+case "$mode" in
+check)
+	lint
+	matrix
+	;;
+matrix)
+	matrix
+	;;
+row)
+	SA_ROWS=${2:?usage: ci.sh row SUITE:ARCH:FLAVOUR}
+	matrix
+	;;
+demo)
+	load_row "$primary"
+	build_row demo
+	boot_row demo
+	;;
+*)
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|demo"
+	;;
+esac

@@ -30,7 +30,7 @@ if [ $print = 1 ]; then
 	echo "$envf"
 	exit 0
 fi
-if [ -f "$envf" ]; then
+if [ -f "$envf" ] && grep -qx 'SA_KSRC_LAYOUT=2' "$envf"; then
 	log "linux-source $PKGVER files: cached"
 	exit 0
 fi
@@ -55,10 +55,8 @@ files=(scripts/checkpatch.pl scripts/spelling.txt
        tools/testing/selftests/kselftest_module.h
        tools/testing/selftests/run_kselftest.sh
        tools/testing/selftests/lib.mk
-       tools/testing/selftests/kselftest/runner.sh
-       tools/testing/selftests/kselftest/prefix.pl
-       tools/testing/selftests/kselftest/module.sh)
-log "unpacking ${#files[@]} files"
+       tools/testing/selftests/kselftest)	# the runner's directory
+log "unpacking ${#files[@]} paths"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -xO "./usr/src/$top.tar.xz" | xz -dc |
 	tar -x -C "$dir" "${files[@]/#/$top/}"
@@ -66,5 +64,6 @@ rm -rf "$dir/deb"
 cat > "$envf" <<ENV
 KSRC=$dir/$top
 KSFT=$dir/$top/tools/testing/selftests
+SA_KSRC_LAYOUT=2
 ENV
 log "linux-source $PKGVER files in $dir/$top"

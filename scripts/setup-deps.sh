@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd
+pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstrap
       busybox-static qemu-system-x86 dwarves sparse perl python3 file
       ca-certificates)
 missing=()

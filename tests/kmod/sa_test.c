@@ -43,6 +43,8 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include "sat_compat.h"
+
 enum {
 	SITE_KMALLOC100,
 	SITE_CACHE,
@@ -389,8 +391,8 @@ static int __init sat_init(void)
 	if (!sat_cache)
 		return -ENOMEM;
 	timer_setup(&sat_timer, sat_timer_fn, 0);
-	hrtimer_init(&sat_hrtimer, CLOCK_MONOTONIC, SAT_HRTIMER_MODE);
-	sat_hrtimer.function = sat_hrtimer_fn;
+	hrtimer_setup(&sat_hrtimer, sat_hrtimer_fn, CLOCK_MONOTONIC,
+		      SAT_HRTIMER_MODE);
 	sat_proc = proc_create("sa_test", 0600, NULL, &sat_proc_ops);
 	if (!sat_proc) {
 		kmem_cache_destroy(sat_cache);
@@ -402,7 +404,7 @@ static int __init sat_init(void)
 static void __exit sat_exit(void)
 {
 	proc_remove(sat_proc);
-	del_timer_sync(&sat_timer);
+	timer_delete_sync(&sat_timer);
 	hrtimer_cancel(&sat_hrtimer);
 	sat_free_all();
 	kmem_cache_destroy(sat_cache);
