@@ -19,7 +19,7 @@ set -euo pipefail
 
 # suite:arch:flavour; the first row is the primary kernel.
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
-bookworm-backports:amd64:amd64 sid:amd64:amd64"
+bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64"
 SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
 MATRIX="$SA_ROOT/build/matrix"
@@ -67,7 +67,9 @@ kbuild() {	# kbuild SRC_DIR OUT_DIR LOG [extra make args]
 	shift 3
 	mkdir -p "$dst"
 	cp -r "$src"/. "$dst"/
-	kmake -C "$KDIR" M="$dst" CC="$KCC" W=1 "$@" modules >"$logf" 2>&1 ||
+	kmake -C "$KDIR" M="$dst" CC="$KCC" W=1 ${KARCH:+ARCH=$KARCH} \
+		${CROSS_COMPILE:+CROSS_COMPILE=$CROSS_COMPILE} "$@" modules \
+		>"$logf" 2>&1 ||
 		{ cat "$logf"; die "build failed: $src for $KVER"; }
 	if grep -E 'warning:|error:' "$logf" | grep -v 'Skipping BTF'; then
 		die "build of $src for $KVER is not warning-free (W=1${*:+ $*})"
@@ -94,22 +96,25 @@ build_row() {	# build_row test|demo
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
 		"$out/rootfs/lib/slab_account/"
 	log "building the reader (static)"
-	make -s -C "$SA_ROOT/userspace" STATIC=1 OUT="$out/rootfs/usr/bin/slabacct"
+	make -s -C "$SA_ROOT/userspace" STATIC=1 CC="${CROSS_COMPILE}gcc" \
+		OUT="$out/rootfs/usr/bin/slabacct"
 	if [ "$mode" = test ]; then
 		log "building the in-guest selftests with $PKGVER's harness"
 		rm -rf "$out/tests"
 		cp -r "$SA_ROOT/tests/guest" "$out/tests"
+		make -s -C "$out/tests" clean KSFT="$KSFT"
 		make -s -C "$out/tests" install KSFT="$KSFT" \
-			INSTALL_PATH="$out/rootfs/kselftest"
+			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest"
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi
 	"$SA_ROOT/scripts/mkinitramfs.sh" --out "$out/initramfs.cpio.gz" \
-		--init "$SA_ROOT/scripts/init.sh" --add "$out/rootfs/.:/"
+		--busybox "$BUSYBOX" --init "$SA_ROOT/scripts/init.sh" \
+		--add "$out/rootfs/.:/"
 }
 
 boot_row() {	# boot_row test|demo
-	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" \
+	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" --arch "$ARCH" \
 		--initrd "$out/initramfs.cpio.gz" --mode "$1" --out "$out/boot"
 }
 
@@ -169,7 +174,7 @@ matrix() {
 		done
 	done
 	wait || true
-	printf '\n%-32s %-24s %-6s %-6s %-6s\n' row kernel build boot suite
+	printf '\n%-32s %-40s %-6s %-6s %-6s\n' row kernel build boot suite
 	for row in $SA_ROWS; do
 		tag=${row//:/-}
 		st=""
@@ -181,7 +186,7 @@ matrix() {
 				failed=1
 			fi
 		done
-		printf '%-32s %-24s%s\n' "$row" \
+		printf '%-32s %-40s%s\n' "$row" \
 			"$(cat "$MATRIX/$tag.kernel" 2>/dev/null || echo '?')" "$st"
 	done
 	echo

@@ -9,7 +9,8 @@
 # linux-kbuild from this machine's Debian mirror through a private apt
 # configuration, and unpacks them into
 #   $SA_CACHE/kernels/<suite>-<arch>-<flavour>/root
-# Writes kernel.env there (KVER PKGVER KDIR VMLINUZ KCC SUITE ARCH).
+# Writes kernel.env there (KVER PKGVER KDIR VMLINUZ KCC SUITE ARCH BUSYBOX
+# CROSS_COMPILE KARCH).
 # Nothing is installed.  With --print-env, only prints kernel.env's path.
 # SA_OFFLINE=1 uses what is cached without asking the mirror.
 set -euo pipefail
@@ -75,6 +76,17 @@ for pkg in "$img" $binary "linux-headers-$kver" "$common" "$kbuild"; do
 	(cd "$dir/debs" && apt-get -qq "${opts[@]}" download "$pkg" 2>&1 |
 		grep -v 'unsandboxed' >&2 || true)
 done
+# Headers of another architecture (a board's) run this machine's kbuild
+# tools: take linux-kbuild of the same version for this machine.
+host_arch=$(dpkg --print-architecture)
+if [ "$arch" != "$host_arch" ]; then
+	rm -f "$dir"/debs/linux-kbuild-*.deb
+	read -r -a hopts <<< "$(sa_apt_opts "$suite" "$host_arch")"
+	apt-get -qq "${hopts[@]}" update >/dev/null 2>&1 || true
+	log "downloading $kbuild for $host_arch (kbuild runs on this machine)"
+	(cd "$dir/debs" && apt-get -qq "${hopts[@]}" download "$kbuild" 2>&1 |
+		grep -v 'unsandboxed' >&2 || true)
+fi
 for deb in "$dir"/debs/*.deb; do
 	[ -f "$deb" ] || die "download failed"
 	dpkg-deb -x "$deb" "$dir/root"
@@ -92,10 +104,29 @@ vmlinuz=$( { find "$dir/root/boot" "$dir/root/usr/lib" \( -name 'vmlinuz*' -o \
 	head -n 1)
 [ -n "$vmlinuz" ] || die "no kernel image in the $img packages"
 
-# The compiler the headers name (e.g. gcc-12), if this machine has it.
+# The compiler the headers name (e.g. gcc-12), if this machine has it;
+# for another architecture its cross compiler.
+cross="" karch=""
+case "$arch" in
+"$(dpkg --print-architecture)") ;;
+arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
+*) die "no cross compiler known for $arch" ;;
+esac
 kcc=$(grep -o 'gcc-[0-9][0-9]*' "$kdir/.kernelvariables" 2>/dev/null |
 	head -n 1 || true)
-command -v "${kcc:-none}" >/dev/null 2>&1 || kcc=gcc
+kcc=$cross${kcc:-gcc}
+command -v "$kcc" >/dev/null 2>&1 || kcc=${cross}gcc
+
+# A static busybox for the guest's architecture.
+if [ "$arch" != "$host_arch" ]; then
+	mkdir -p "$dir/busybox"
+	(cd "$dir/busybox" && apt-get -qq "${opts[@]}" download busybox-static 2>&1 |
+		grep -v 'unsandboxed' >&2 || true)
+	dpkg-deb -x "$dir"/busybox/busybox-static_*.deb "$dir/busybox/root"
+	busybox="$dir/busybox/root/bin/busybox"
+else
+	busybox=/bin/busybox
+fi
 
 cat > "$envf" <<ENV
 KVER=$kver
@@ -105,5 +136,8 @@ VMLINUZ=$vmlinuz
 KCC=$kcc
 SUITE=$suite
 ARCH=$arch
+BUSYBOX=$busybox
+CROSS_COMPILE=$cross
+KARCH=$karch
 ENV
 log "kernel $kver ($pkgver) unpacked in $dir"

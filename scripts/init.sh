@@ -4,6 +4,7 @@
 # /init of the test initramfs (busybox sh).  Loads slab_account before
 # anything else, then by the kernel command line's sa.mode=:
 #   test   runs the kselftest install in /kselftest, KTAP to /dev/ttyS1
+#          (to the console, each line prefixed "SA_KTAP: ", with sa.ktap=console)
 #   demo   runs /demo.sh on the console
 #   shell  an interactive shell on the console
 # then powers off.  sa.params="..." are slab_account's module parameters.
@@ -17,10 +18,11 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 
-mode=test params=""
+mode=test params="" ktap=/dev/ttyS1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sa.mode=*) mode=${arg#sa.mode=} ;;
+	sa.ktap=console) ktap=console ;;
 	sa.params=*) params=$(echo "${arg#sa.params=}" | tr , ' ') ;;
 	esac
 done
@@ -35,8 +37,14 @@ export SA_KO_DIR=/lib/slab_account PATH=/usr/bin:/bin:/usr/sbin:/sbin
 
 case "$mode" in
 test)
-	(cd /kselftest && ./run_kselftest.sh) > /dev/ttyS1 2>&1
-	echo "SA_TESTS_DONE rc=$?"
+	if [ "$ktap" = console ]; then
+		# One serial port: KTAP lines marked on the console.
+		(cd /kselftest && ./run_kselftest.sh) 2>&1 |
+			sed 's/^/SA_KTAP: /' > /dev/console
+	else
+		(cd /kselftest && ./run_kselftest.sh) > "$ktap" 2>&1
+	fi
+	echo "SA_TESTS_DONE"
 	;;
 demo)
 	sh /demo.sh

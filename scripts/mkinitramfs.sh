@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh --out FILE.cpio.gz --init FILE [--add SRC:DEST]...
+# mkinitramfs.sh --out FILE.cpio.gz --init FILE [--busybox FILE]
+#                [--add SRC:DEST]...
 #
-# A busybox initramfs: busybox-static with its applet links, /etc/passwd
+# A busybox initramfs: busybox-static (this machine's, or FILE for another
+# architecture) with its applet links, /etc/passwd
 # and /etc/group with root and nobody, FILE as /init, and each SRC (file,
 # or directory copied recursively) at DEST.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out="" init="" adds=()
+out="" init="" adds=() bb=/bin/busybox
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift ;;
 	--init) init=$2; shift ;;
+	--busybox) bb=$2; shift ;;
 	--add) adds+=("$2"); shift ;;
 	--kver) shift ;;	# accepted for symmetry; not needed
 	*) die "mkinitramfs.sh: unknown argument $1" ;;
@@ -21,14 +24,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$out" ] && [ -n "$init" ] || die "usage: mkinitramfs.sh --out F --init F [--add S:D]..."
-bb=/bin/busybox
 file -L "$bb" | grep -q 'statically linked' || die "$bb is not busybox-static"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,root,etc,lib}
 cp "$bb" "$tmp/bin/busybox"
-for app in $("$bb" --list-full); do
+# The applet list of this machine's busybox (the guest's may not run here).
+for app in $(/bin/busybox --list-full); do
 	[ -e "$tmp/$app" ] || ln -s /bin/busybox "$tmp/$app"
 done
 # The kselftest runner calls "timeout --foreground", which busybox's

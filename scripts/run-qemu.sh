@@ -2,16 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|shell --out DIR
-#             [--timeout SECS] [--smp N] [--mem MB] [--icount] [--append ARGS]
+#             [--arch amd64|arm64] [--timeout SECS] [--smp N] [--mem MB]
+#             [--icount] [--append ARGS]
 #
-# Boots under TCG (no KVM needed).  The first serial port (the console) goes
-# to DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log.  In
+# Boots under TCG (no KVM needed): qemu-system-x86_64, or for arm64
+# qemu-system-aarch64 -M virt.  The first serial port (the console) goes
+# to DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log; the
+# arm64 virt machine has one UART, so there the guest prefixes its KTAP
+# lines with "SA_KTAP: " on the console and they are taken out of it.  In
 # demo mode the guest's output (without kernel messages) is shown after
 # the boot.  Fails on timeout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" initrd="" mode=test out="" tmo=900 smp=2 mem=512 icount=0 extra=""
+arch=amd64
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -22,6 +27,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--icount) icount=1 ;;
+	--arch) arch=$2; shift ;;
 	--append) extra=$2; shift ;;
 	*) die "run-qemu.sh: unknown argument $1" ;;
 	esac
@@ -33,11 +39,22 @@ mkdir -p "$out"
 : > "$out/console.log"
 : > "$out/ktap.log"
 
-args=(-accel tcg -smp "$smp" -m "$mem" -nographic -no-reboot
-      -display none -monitor none -nic none
-      -kernel "$kernel" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 sa.mode=$mode $extra"
-      -serial "file:$out/console.log" -serial "file:$out/ktap.log")
+case "$arch" in
+amd64)
+	qemu=qemu-system-x86_64 console=ttyS0
+	args=(-accel tcg -serial "file:$out/console.log" -serial "file:$out/ktap.log")
+	;;
+arm64)
+	qemu=qemu-system-aarch64 console=ttyAMA0
+	args=(-M virt -cpu cortex-a57 -accel tcg -serial "file:$out/console.log")
+	extra="sa.ktap=console $extra"
+	;;
+*) die "run-qemu.sh: no QEMU set-up for $arch" ;;
+esac
+args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
+       -display none -monitor none -nic none
+       -kernel "$kernel" -initrd "$initrd"
+       -append "console=$console panic=-1 sa.mode=$mode $extra")
 [ $icount = 1 ] && args+=(-icount shift=0,sleep=off)
 
 log "booting $(basename "$kernel") under QEMU/TCG (mode $mode, $smp CPUs, ${mem} MB)"
@@ -45,13 +62,16 @@ start=$(date +%s)
 rc=0
 if [ "$mode" = shell ]; then
 	args=("${args[@]/file:$out\/console.log/mon:stdio}")
-	qemu-system-x86_64 "${args[@]}" || rc=$?
+	"$qemu" "${args[@]}" || rc=$?
 else
-	timeout "$tmo" qemu-system-x86_64 "${args[@]}" </dev/null || rc=$?
+	timeout "$tmo" "$qemu" "${args[@]}" </dev/null || rc=$?
 fi
 log "guest finished in $(( $(date +%s) - start )) s"
 [ $rc -ne 124 ] || die "guest timed out after $tmo s (see $out/console.log)"
 [ $rc -eq 0 ] || die "qemu failed ($rc)"
+if [ "$arch" = arm64 ]; then
+	sed -n 's/^SA_KTAP: //p' "$out/console.log" > "$out/ktap.log"
+fi
 grep -q '^SA_TAINT=' "$out/console.log" ||
 	die "guest did not finish (see $out/console.log)"
 if [ "$mode" = demo ]; then

@@ -6,7 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstrap
-      busybox-static qemu-system-x86 dwarves sparse perl python3 file
+      busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
+      libc6-dev-arm64-cross dwarves sparse perl python3 file
       ca-certificates)
 missing=()
 for p in "${pkgs[@]}"; do
