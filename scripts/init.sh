@@ -6,6 +6,7 @@
 #   test   runs the kselftest install in /kselftest, KTAP to /dev/ttyS1
 #          (to the console, each line prefixed "SA_KTAP: ", with sa.ktap=console)
 #   demo   runs /demo.sh on the console
+#   bench  runs /bench/run.sh (make bench; results to /dev/ttyS1)
 #   shell  an interactive shell on the console
 # then powers off.  sa.params="..." are slab_account's module parameters.
 mount -t proc proc /proc
@@ -48,6 +49,9 @@ test)
 	;;
 demo)
 	sh /demo.sh
+	;;
+bench)
+	sh /bench/run.sh
 	;;
 shell)
 	setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1'
