@@ -38,6 +38,7 @@ load_row() {
 	"$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}"
 	# shellcheck disable=SC1090
 	. "$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env)"
+	CROSS_COMPILE=${CROSS_COMPILE:-} KARCH=${KARCH:-}
 	"$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}"
 	# shellcheck disable=SC1090
 	. "$("$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}" --print-env)"

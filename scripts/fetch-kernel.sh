@@ -52,7 +52,8 @@ kver=${img#linux-image-}
 abi=${kver%-"$flavour"}
 pkgver=$(apt-cache "${opts[@]}" policy "$img" |
 	awk '/Candidate:/ { print $2; exit }')
-if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf"; then
+if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf" &&
+   grep -q '^BUSYBOX=' "$envf"; then
 	log "kernel $kver ($pkgver): cached"
 	exit 0
 fi

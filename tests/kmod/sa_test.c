@@ -27,16 +27,22 @@
  *   realloc      1 x kmalloc(50), krealloc'd in place to 60 (no event),
  *                then grown to 300, which frees it from krealloc
  *   realloc_grow the krealloc to 300 (its caller is this site)
+ *
+ * Writing "paths" exercises a path the tracepoints may not report:
+ *   rcu          4 x kmalloc(64) freed with kfree_rcu(), then a grace
+ *                period and a second for the batch to drain
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
@@ -189,6 +195,30 @@ static noinline void *sa_test_alloc_realloc(void)
 static noinline void *sa_test_alloc_realloc_grow(void *p)
 {
 	return SAT_SITE(krealloc(p, 300, GFP_KERNEL));
+}
+
+struct sat_rcu_obj {
+	struct rcu_head rcu;
+	char data[64 - sizeof(struct rcu_head)];
+};
+
+static noinline struct sat_rcu_obj *sa_test_alloc_rcu(void)
+{
+	return SAT_SITE(kmalloc(sizeof(struct sat_rcu_obj), GFP_KERNEL));
+}
+
+static void sat_paths(void)
+{
+	struct sat_rcu_obj *r;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		r = sa_test_alloc_rcu();
+		if (r)
+			kfree_rcu(r, rcu);
+	}
+	synchronize_rcu();
+	msleep(1000);
 }
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -363,6 +393,8 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			sat_run();
 	} else if (!strcmp(buf, "free")) {
 		sat_free_all();
+	} else if (!strcmp(buf, "paths")) {
+		sat_paths();
 	} else {
 		ret = -EINVAL;
 	}
