@@ -5,7 +5,8 @@
 #   make                     module against KDIR, and the reader
 #   make install             modules_install + reader under PREFIX
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
-#   make check               every test (what CI runs)
+#   make check               every test, every kernel of the matrix (CI)
+#   make matrix              the kernel matrix only
 #
 # For a board: make KDIR=<its headers> ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 
@@ -34,6 +35,9 @@ demo:
 check:
 	scripts/ci.sh check
 
+matrix:
+	scripts/ci.sh matrix
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(ROOT) clean 2>/dev/null || \
 		rm -f *.ko *.o *.mod *.mod.c .*.cmd module/*.o module/.*.cmd \
@@ -42,4 +46,4 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo check clean
+.PHONY: all module reader install demo check matrix clean
