@@ -14,8 +14,10 @@
 # row:    one row of the matrix.
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
-set -euo pipefail
+set -eEuo pipefail
 . "$(dirname "$0")/lib.sh"
+# Say what failed: a row's log would otherwise just stop.
+trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 
 # suite:arch:flavour; the first row is the primary kernel.
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64

@@ -29,7 +29,7 @@ esac
 stamp="$root/.slab_account-$cc"
 [ -e "$stamp" ] && exit 0
 command -v debootstrap >/dev/null || die "debootstrap is missing (setup-deps.sh)"
-mirror=$(sa_mirrors | head -n 1)
+mirror=$(sa_mirrors | sed -n 1p)
 log "making a $suite build environment with $cc (debootstrap, once; about a minute)"
 rm -rf "$root"
 mkdir -p "$(dirname "$root")"

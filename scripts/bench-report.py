@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py OUT.json RUN_NAME:DIR... -- the table of `make bench`.
+
+Reads the result lines the guest's bench/guest/run.sh wrote to DIR/ktap.log
+(one DIR per boot: with -icount and without), prints one table per boot
+with the five configurations side by side and the issue's targets, and
+writes everything to OUT.json.  Timing never fails the benchmark.
+"""
+import json
+import sys
+
+CONFIGS = ["baseline", "floor", "stopped", "active", "ftrace"]
+SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+
+
+def parse(path):
+    res = {c: {} for c in CONFIGS}
+    meta = {"read": [], "fail": []}
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "SAB_FAIL":
+                meta["fail"].append(" ".join(w[1:]))
+            elif w[0] == "SAB_DONE":
+                meta["done"] = True
+            elif w[0] == "M" and len(w) >= 2:
+                if w[1] == "read":
+                    k, rows, sites, _, reps, nbytes, nrows, tmin, tmed = w[2:11]
+                    meta["read"].append({
+                        "generated_sites": int(k), "sab_rows": int(rows),
+                        "call_sites": int(sites), "rows": int(nrows),
+                        "bytes": int(nbytes), "min_ns": int(tmin),
+                        "median_ns": int(tmed)})
+                else:
+                    meta[w[1]] = w[2:]
+            elif w[0] == "R" and len(w) >= 3 and w[1] in res:
+                cfg, kind, v = w[1], w[2], w[3:]
+                r = res[cfg]
+                if kind == "pair":
+                    r["pair %s" % v[0]] = int(v[2]) / int(v[1])
+                elif kind in ("batch", "cbatch"):
+                    n = int(v[1])
+                    tag = "batch %s" % v[0] if kind == "batch" else "cbatch"
+                    r[tag + " alloc"] = int(v[2]) / n
+                    r[tag + " free"] = int(v[3]) / n
+                elif kind == "cpair":
+                    r["cpair"] = int(v[2]) / int(v[1])
+                elif kind == "remote":
+                    n = int(v[1])
+                    r["remote alloc"] = int(v[2]) / n
+                    r["remote free"] = int(v[3]) / n
+                elif kind == "par":
+                    n, ncpu = int(v[1]), int(v[2])
+                    span, tsum = int(v[3]), int(v[4])
+                    r["par %d" % ncpu] = {"n": n, "cpus": ncpu, "span_ns": span,
+                                          "sum_ns": tsum, "max_ns": int(v[5])}
+                elif kind == "mix":
+                    it, ops, ns = int(v[0]), int(v[1]), int(v[2])
+                    r["mix ops/s"] = ops * 1e9 / ns
+                    kinds = ["create", "stat", "unlink", "pipe", "socketpair",
+                             "fork"]
+                    r["mix ns"] = {k: int(x) / it for k, x in zip(kinds, v[3:9])}
+    return res, meta
+
+
+def per_cpu(par, icount):
+    """ns per pair and CPU: with icount the guest clock counts the
+    instructions of all vCPUs together, so the span is the CPU time."""
+    if not par:
+        return None
+    ops = par["n"] * par["cpus"]
+    if icount or par["cpus"] == 1:
+        return par["span_ns"] / ops
+    return par["sum_ns"] / ops
+
+
+def rows_of(res, icount):
+    rows = []
+    for s in SIZES:
+        label = "kmalloc(%d)+kfree" % s
+        if s == 16384:
+            label += " (page alloc)"
+        rows.append((label, "pair %d" % s))
+    for s in SIZES:
+        rows.append(("%d x kmalloc(%d), per alloc" % (0, s), "batch %d alloc" % s))
+        rows.append(("  then kfree, per free", "batch %d free" % s))
+    rows += [("kmem_cache_alloc+free (200 B cache)", "cpair"),
+             ("cache: N allocs, per alloc", "cbatch alloc"),
+             ("  then frees, per free", "cbatch free"),
+             ("remote: kmalloc(64) on CPU A", "remote alloc"),
+             ("  kfree on CPU B, per free", "remote free")]
+    for c in CONFIGS:
+        for key in list(res[c]):
+            if key.startswith("par "):
+                res[c]["pair64 cpu " + key[4:]] = per_cpu(res[c][key], icount)
+    ncpus = sorted({int(k[4:]) for c in CONFIGS for k in res[c]
+                    if k.startswith("par ")})
+    for n in ncpus:
+        rows.append(("pair(64), %d CPU%s at once, per CPU" %
+                     (n, "" if n == 1 else "s"), "pair64 cpu %d" % n))
+    rows.append(("syscall mix, ops/s (higher is better)", "mix ops/s"))
+    return rows
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if v >= 10000:
+        return "%.0f" % v
+    return "%.1f" % v
+
+
+def table(name, res, meta, icount, nbatch):
+    out = []
+    rows = rows_of(res, icount)
+    head = "%-40s" % name + "".join("%10s" % c for c in CONFIGS) + \
+        "%9s %9s %9s %9s" % ("act-base", "flr-base", "ftr-base", "act/flr")
+    out.append(head)
+    out.append("-" * len(head))
+    for label, key in rows:
+        label = label.replace("0 x", "%s x" % nbatch)
+        vals = [res[c].get(key) for c in CONFIGS]
+        line = "%-40s" % label + "".join("%10s" % fmt(v) for v in vals)
+        b, f, s, a, t = vals
+        if None not in (a, b, f, t):
+            if key == "mix ops/s":
+                line += "%8.2f%% %8.2f%% %8.2f%%" % (
+                    100 * (a - b) / b, 100 * (f - b) / b, 100 * (t - b) / b)
+            else:
+                ratio = (a - b) / (f - b) if f - b > 0.5 else None
+                line += "%9s %9s %9s %9s" % (fmt(a - b), fmt(f - b),
+                                             fmt(t - b),
+                                             "%.2fx" % ratio if ratio else "-")
+        out.append(line)
+    return out
+
+
+def targets(res, meta, icount):
+    t = {}
+    b, f = res["baseline"], res["floor"]
+    a, s, tr = res["active"], res["stopped"], res["ftrace"]
+    if all("pair 64" in x for x in (a, b, f, s, tr)):
+        d = a["pair 64"] - b["pair 64"]
+        t["active_extra_ns"] = {"value": d, "target": "<= 150", "met": d <= 150}
+        fd = f["pair 64"] - b["pair 64"]
+        r = d / fd if fd > 0 else None
+        t["active_over_floor_extra"] = {"value": r, "target": "<= 4",
+                                        "met": r is not None and r <= 4}
+        td = tr["pair 64"] - b["pair 64"]
+        r = d / td if td > 0 else None
+        t["active_over_ftrace_extra"] = {"value": r, "target": "<= 0.125",
+                                         "met": r is not None and r <= 0.125}
+        d = s["pair 64"] - b["pair 64"]
+        t["stopped_extra_ns"] = {"value": d, "target": "<= 5", "met": d <= 5}
+    if "mix ops/s" in a and "mix ops/s" in b:
+        r = 100 * (b["mix ops/s"] - a["mix ops/s"]) / b["mix ops/s"]
+        t["mix_slowdown_pct"] = {"value": r, "target": "<= 3", "met": r <= 3}
+    reads = [x for x in meta["read"] if x["generated_sites"] >= 5000]
+    if reads:
+        r = reads[0]
+        t["read_5000_ms"] = {"value": r["min_ns"] / 1e6, "rows": r["rows"],
+                             "target": "<= 50", "met": r["min_ns"] <= 50e6}
+    pts = [x for x in meta["read"] if x["rows"]]
+    if len(pts) >= 2:
+        lo, hi = pts[0], pts[-1]
+        per_lo, per_hi = lo["min_ns"] / lo["rows"], hi["min_ns"] / hi["rows"]
+        r = per_hi / per_lo
+        t["read_linear"] = {"value": r, "target": "ns/row at most rows within"
+                            " 1.5x of ns/row at fewest rows", "met": r <= 1.5}
+    if "table_memory" in meta and "object_capacity" in meta:
+        v = int(meta["table_memory"][0]) / int(meta["object_capacity"][0])
+        t["bytes_per_object"] = {"value": v, "target": "<= 32", "met": v <= 32}
+    one = a.get("pair64 cpu 1")
+    many = [k for k in a if k.startswith("pair64 cpu ") and k != "pair64 cpu 1"]
+    if one and many:
+        m = a[many[0]]
+        r = 100 * (m - one) / one
+        t["percpu_scaling_pct"] = {"value": r, "cpus": many[0][11:],
+                                   "target": "<= 15", "met": abs(r) <= 15}
+    return t
+
+
+def memory(meta):
+    out = []
+    if "table_memory" not in meta:
+        return out
+    tm = int(meta["table_memory"][0])
+    oc = int(meta["object_capacity"][0])
+    sc = int(meta["site_capacity"][0])
+    b = dict(zip(meta["mem_before"][::2], map(int, meta["mem_before"][1::2])))
+    a = dict(zip(meta["mem_after"][::2], map(int, meta["mem_after"][1::2])))
+    out.append("module memory: table memory %d bytes (%.1f MiB) for %d objects"
+               " and %d call sites = %.1f bytes per object slot"
+               % (tm, tm / 2**20, oc, sc, tm / oc))
+    dv = (a["VmallocUsed:"] - b["VmallocUsed:"]) * 1024
+    df = (b["MemFree:"] - a["MemFree:"]) * 1024
+    out.append("measured at insmod: VmallocUsed +%d bytes, MemFree -%d bytes"
+               " (%.1f bytes per object slot; includes module text)"
+               % (dv, df, df / oc))
+    if "hold" in meta:
+        h = meta["hold"]
+        out.append("holding %s kmalloc(64) objects: tracked objects +%s,"
+                   " dropped +%s (tables are preallocated: no growth)"
+                   % (h[0], h[1], h[2]))
+    return out
+
+
+def main():
+    outj = sys.argv[1]
+    doc = {"runs": {}}
+    fail = False
+    for arg in sys.argv[2:]:
+        name, d = arg.split(":", 1)
+        icount = name == "icount"
+        res, meta = parse(d + "/ktap.log")
+        if meta["fail"] or not meta.get("done"):
+            fail = True
+        nb = meta.get("sizes", ["?", "?"])[1]
+        cpus = meta.get("cpus", ["?"])[0]
+        title = ("with -icount shift=0,sleep=off (guest ns = instructions)"
+                 if icount else "without icount (guest ns = host time, TCG)")
+        print()
+        print("== %s, %s vCPUs, kernel %s" % (title, cpus,
+                                                meta.get("kernel", ["?"])[0]))
+        print("   guest ns per operation (lower is better) unless noted")
+        print()
+        for line in table("workload", res, meta, icount, nb):
+            print(line)
+        print()
+        print("/proc/slab_account full read (5 reads, fastest):")
+        print("  %9s %7s %9s %11s %9s" % ("generated", "rows", "bytes",
+                                          "ns/read", "ns/row"))
+        for r in meta["read"]:
+            print("  %9d %7d %9d %11d %9.0f" % (
+                r["generated_sites"], r["rows"], r["bytes"], r["min_ns"],
+                r["min_ns"] / max(r["rows"], 1)))
+        for line in memory(meta):
+            print(line)
+        t = targets(res, meta, icount)
+        print()
+        print("targets (%s):" % name)
+        for k, v in t.items():
+            val = v["value"]
+            print("  %-26s %12s  target %-10s %s" % (
+                k, "-" if val is None else "%.3f" % val,
+                v["target"] if len(v["target"]) < 11 else "(see json)",
+                "met" if v["met"] else "MISSED"))
+        for f in meta["fail"]:
+            print("FAILED: " + f)
+        doc["runs"][name] = {"results": res, "meta": meta, "targets": t}
+    with open(outj, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+    print()
+    print("JSON: " + outj)
+    return 1 if fail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
