@@ -40,11 +40,7 @@ FIXTURE(sat) {
 
 FIXTURE_SETUP(sat)
 {
-	if (sa_module_loaded("sa_test")) {
-		sa_write(SA_TEST_PROC, "free", 4);
-		ASSERT_EQ(0, sa_module_unload("sa_test"));
-	}
-	ASSERT_EQ(0, sa_module_load("sa_test", NULL));
+	ASSERT_EQ(0, sa_test_fresh());
 	/* Rows of an earlier sa_test load at the same addresses: zeroed. */
 	ASSERT_EQ(0, sa_cmd("reset"));
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));

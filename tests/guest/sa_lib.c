@@ -291,3 +291,16 @@ int sa_module_loaded(const char *name)
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
 	return !stat(path, &st);
 }
+
+int sa_test_fresh(void)
+{
+	int err;
+
+	if (sa_module_loaded("sa_test")) {
+		sa_write(SA_TEST_PROC, "free", 4);
+		err = sa_module_unload("sa_test");
+		if (err)
+			return err;
+	}
+	return sa_module_load("sa_test", NULL);
+}

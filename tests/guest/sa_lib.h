@@ -68,6 +68,8 @@ int sa_module_load(const char *name, const char *params);
 int sa_module_unload(const char *name);
 /* Is a module of that name loaded? */
 int sa_module_loaded(const char *name);
+/* A freshly loaded sa_test (a loaded one frees its objects and goes). */
+int sa_test_fresh(void);
 
 
 

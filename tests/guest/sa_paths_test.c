@@ -32,11 +32,7 @@ TEST(kfree_rcu)
 	char err[256];
 	int n;
 
-	if (sa_module_loaded("sa_test")) {
-		sa_write(SA_TEST_PROC, "free", 4);
-		ASSERT_EQ(0, sa_module_unload("sa_test"));
-	}
-	ASSERT_EQ(0, sa_module_load("sa_test", NULL));
+	ASSERT_EQ(0, sa_test_fresh());
 	ASSERT_EQ(0, sa_snap_read(&a, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(0, sa_cmd("reset"));
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "paths", 5));

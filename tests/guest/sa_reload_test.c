@@ -19,11 +19,7 @@ FIXTURE(reload) {
 
 FIXTURE_SETUP(reload)
 {
-	if (sa_module_loaded("sa_test")) {
-		sa_write(SA_TEST_PROC, "free", 4);
-		ASSERT_EQ(0, sa_module_unload("sa_test"));
-	}
-	ASSERT_EQ(0, sa_module_load("sa_test", NULL));
+	ASSERT_EQ(0, sa_test_fresh());
 }
 
 FIXTURE_TEARDOWN(reload)
