@@ -7,6 +7,7 @@
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
 #   make check               every test, every kernel of the matrix (CI)
 #   make matrix              the kernel matrix only
+#   make bench               the overhead benchmark in QEMU (table + build/bench/results.json)
 #
 # For a board: make KDIR=<its headers> ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 
@@ -38,6 +39,9 @@ check:
 matrix:
 	scripts/ci.sh matrix
 
+bench:
+	scripts/bench.sh
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(ROOT) clean 2>/dev/null || \
 		rm -f *.ko *.o *.mod *.mod.c .*.cmd module/*.o module/.*.cmd \
@@ -46,4 +50,4 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo check matrix clean
+.PHONY: all module reader install demo check matrix bench clean

@@ -11,12 +11,12 @@
 #
 # Fails only if something breaks (a build, a boot, a guest command, a
 # kernel splat), never because of a figure.
-#   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (20000,2000,300)
+#   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
 #   SA_BENCH_RUNS="icount plain"        which boots
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-sizes=${SA_BENCH_SIZES:-20000,2000,300}
+sizes=${SA_BENCH_SIZES:-10000,1000,100}
 runs=${SA_BENCH_RUNS:-icount plain}
 out="$SA_ROOT/build/bench"
 

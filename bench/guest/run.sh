@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side of `make bench` (busybox sh), run by /init in sa.mode=bench
+# after it loaded slab_account.  Runs the same workloads under each
+# configuration in turn and writes one line per result to /dev/ttyS1:
+#   R CONFIG <sa_bench or sabench result line>
+#   M KEY VALUE...          memory, call sites, reads
+#   SAB_FAIL what           something broke (the host fails the bench)
+#   SAB_DONE
+# Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX on the command line.
+set -u
+OUT=/dev/ttyS1
+KO=/lib/slab_account
+P=/proc/sa_bench
+SA=/proc/slab_account
+T=/sys/kernel/tracing
+NCPU=$(grep -c '^processor' /proc/cpuinfo)
+NPAIR=10000 NBATCH=1000 NMIX=100
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	sa.bench=*)
+		set -- $(echo "${arg#sa.bench=}" | tr , ' ')
+		NPAIR=$1 NBATCH=$2 NMIX=$3
+		;;
+	esac
+done
+SIZES="8 16 32 64 128 256 512 1024 2048 4096 8192 16384"
+cfg=setup
+
+say() { echo "$*" > $OUT; }
+broke() { say "SAB_FAIL $cfg: $*"; echo "SAB_FAIL $cfg: $*"; }
+
+run() {
+	if echo "$*" > $P; then
+		say "R $cfg $(cat $P)"
+	else
+		broke "sa_bench '$*': $(cat $P)"
+	fi
+}
+
+mix() {
+	if r=$(sabench mix "$NMIX"); then
+		say "R $cfg $r"
+	else
+		broke "sabench mix"
+	fi
+}
+
+workload() {
+	for s in $SIZES; do
+		run pair "$s" "$NPAIR"
+	done
+	for s in $SIZES; do
+		run batch "$s" "$NBATCH"
+	done
+	run cpair "$NPAIR"
+	run cbatch "$NBATCH"
+	[ "$NCPU" -gt 1 ] && run remote 64 "$NBATCH"
+	run par 64 "$NPAIR" 1
+	[ "$NCPU" -gt 1 ] && run par 64 "$NPAIR" "$NCPU"
+	mix
+}
+
+meminfo() {	# the module-relevant /proc/meminfo fields, in kB
+	awk '/^(MemFree|Slab|VmallocUsed|Percpu):/ { printf " %s %s", $1, $2 }' \
+		/proc/meminfo
+}
+
+header() {	# header KEY: a summary value of /proc/slab_account
+	sed -n "s/^$1: //p" $SA
+}
+
+ftrace() {	# ftrace 0|1: record the kmem events, or stop
+	for e in kmalloc kmem_cache_alloc kfree kmem_cache_free; do
+		echo "$1" > $T/events/kmem/$e/enable || broke "ftrace event $e"
+	done
+	echo "$1" > $T/tracing_on
+}
+
+say "M cpus $NCPU"
+say "M kernel $(uname -r)"
+say "M sizes $NPAIR $NBATCH $NMIX"
+[ -e $SA ] || broke "slab_account was not loaded by /init"
+say "M mem_loaded$(meminfo)"
+rmmod slab_account || broke "rmmod slab_account"
+say "M mem_unloaded$(meminfo)"
+insmod $KO/sa_bench.ko || broke "insmod sa_bench"
+[ -d $T/events ] || mount -t tracefs nodev $T || broke "mount tracefs"
+
+cfg=warmup
+workload
+
+cfg=baseline
+workload
+
+cfg=floor
+insmod $KO/sa_floor.ko || broke "insmod sa_floor"
+workload
+rmmod sa_floor || broke "rmmod sa_floor"
+say "M floor $(dmesg | sed -n 's/.*sa_floor: counted //p' | tail -n 1)"
+
+cfg=stopped
+say "M mem_before$(meminfo)"
+insmod $KO/slab_account.ko || broke "insmod slab_account"
+say "M mem_after$(meminfo)"
+say "M table_memory $(header 'table memory')"
+say "M object_capacity $(header 'object capacity')"
+say "M site_capacity $(header 'call site capacity')"
+echo stop > $SA || broke "stop"
+workload
+
+cfg=active
+echo start > $SA || broke "start"
+workload
+# Every object held now is in the table: tracked objects grow by exactly N.
+t0=$(header 'tracked objects') d0=$(header 'dropped objects')
+run hold 50000
+t1=$(header 'tracked objects') d1=$(header 'dropped objects')
+run release
+say "M hold 50000 $((t1 - t0)) $((d1 - d0)) $(header 'tracked objects')"
+[ $((t1 - t0)) -eq 50000 ] || broke "hold 50000: tracked objects grew by $((t1 - t0))"
+# Full reads of the file with more and more distinct call sites.
+for k in 0 1000 2000 4000 8000; do
+	[ "$k" -gt 0 ] && run sites "$k"
+	n=$(grep -c 'sab_sites+' $SA)
+	[ "$n" -ge "$k" ] || broke "sites $k: only $n sab_sites rows"
+	if r=$(sabench read $SA 5); then
+		say "M read $k $n $(header 'call sites') $r"
+	else
+		broke "sabench read"
+	fi
+done
+say "M dropped $(header 'dropped objects') $(header 'dropped sites')"
+echo stop > $SA || broke "stop"
+rmmod slab_account || broke "rmmod slab_account (2)"
+
+cfg=ftrace
+echo 0 > $T/tracing_on
+echo > $T/trace
+ftrace 1
+workload
+ftrace 0
+say "M ftrace_entries_cpu0 $(sed -n 's/^entries: //p' $T/per_cpu/cpu0/stats)"
+
+rmmod sa_bench || broke "rmmod sa_bench"
+say "SAB_DONE"
+echo "SAB_DONE"
