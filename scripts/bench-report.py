@@ -202,7 +202,7 @@ def memory(meta):
                % (dv, df, df / oc))
     if "hold" in meta:
         h = meta["hold"]
-        out.append("holding %s kmalloc(64) objects: tracked objects +%s,"
+        out.append("holding %s kmalloc(64) objects: %s live in their row,"
                    " dropped +%s (tables are preallocated: no growth)"
                    % (h[0], h[1], h[2]))
     return out

@@ -312,7 +312,7 @@ static noinline void sab_sites(unsigned int n)
 
 /* ---- objects kept live ---------------------------------------------------- */
 
-static int sab_hold(unsigned long n)
+static noinline int sab_hold(unsigned long n)
 {
 	if (n > SAB_MAX_BATCH - sab_nr_held)
 		return -EINVAL;
