@@ -285,7 +285,8 @@ static inline unsigned long *sa_key_of(long slot)
 	return &sa_buckets[slot / SA_BUCKET_KEYS].key[slot % SA_BUCKET_KEYS];
 }
 
-static void sa_obj_insert(unsigned long key, u32 site,
+/* Returns false when the table has no slot: the object is not tracked. */
+static bool sa_obj_insert(unsigned long key, u32 site,
 			  u32 bytes_alloc, u32 bytes_req)
 {
 	u32 home = hash_long(key, sa_bucket_bits);
@@ -305,7 +306,7 @@ static void sa_obj_insert(unsigned long key, u32 site,
 		val->site = site;
 		val->bytes_alloc = bytes_alloc;
 		val->bytes_req = bytes_req;
-		return;
+		return true;
 	}
 
 	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
@@ -324,10 +325,11 @@ static void sa_obj_insert(unsigned long key, u32 site,
 			/* The value is written before the key is seen. */
 			smp_store_release(&b->key[j], key);
 			this_cpu_inc(sa_stats.inserts);
-			return;
+			return true;
 		}
 	}
 	this_cpu_inc(sa_stats.dropped_objs);
+	return false;
 }
 
 void sa_account_alloc(unsigned long call_site, const void *ptr,
@@ -354,8 +356,9 @@ void sa_account_alloc(unsigned long call_site, const void *ptr,
 	/* Sizes of slab objects and large kmallocs fit in 32 bits. */
 	alloc32 = min_t(size_t, bytes_alloc, U32_MAX);
 	req32 = min_t(size_t, bytes_req, U32_MAX);
-	sa_obj_insert((unsigned long)ptr, e - sa_sites, alloc32, req32);
-	sa_site_alloc(e, alloc32, req32);
+	/* A dropped object is in no row: its free could never be charged. */
+	if (sa_obj_insert((unsigned long)ptr, e - sa_sites, alloc32, req32))
+		sa_site_alloc(e, alloc32, req32);
 }
 
 void sa_account_free(unsigned long call_site, const void *ptr)
@@ -650,6 +653,13 @@ static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
 	return rounddown_pow_of_two(clamp(v, lo, hi));
 }
 
+/* Zeroed tables; no allocation-failure splat: sa_alloc_tables says why. */
+static void *sa_zalloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			 __GFP_RETRY_MAYFAIL);
+}
+
 static void sa_free_tables(void)
 {
 	vfree(sa_buckets);
@@ -684,12 +694,12 @@ static int sa_alloc_tables(void)
 			 sites * sizeof(struct sa_site) +
 			 (sizeof(u32) << sa_site_hash_bits);
 
-	sa_buckets = vzalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
-	sa_vals = vzalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
-				      sizeof(struct sa_objval)));
-	sa_sites = vzalloc(array_size(sites, sizeof(struct sa_site)));
-	sa_site_hash = vzalloc(array_size(1UL << sa_site_hash_bits,
-					  sizeof(u32)));
+	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
+	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
+					sizeof(struct sa_objval)));
+	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
+	sa_site_hash = sa_zalloc(array_size(1UL << sa_site_hash_bits,
+					    sizeof(u32)));
 	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_hash) {
 		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
 		       sa_table_bytes, objs, sites);
