@@ -43,6 +43,7 @@ if [ $fail -ne 0 ]; then
 	grep -E 'not ok|# SKIP|Expected|FAIL' "$dir/ktap.clean" | head -n 40 >&2 || true
 	exit 1
 fi
-# The exact-accounting figures, module against sa_test's own books.
-grep -h 'module/truth' "$dir/ktap.clean" | sed 's/^[# ]*/  /' | awk '!seen[$0]++' >&2 || true
+# The exact-accounting figures, module against sa_test's own books, and
+# the reliability tests' reports.
+grep -hE 'module/truth|^[# ]*report: ' "$dir/ktap.clean" | sed 's/^[# ]*/  /' | awk '!seen[$0]++' >&2 || true
 log "KTAP: ${plan} programs, $ok ok, 0 not ok, $skip skipped; taint=$taint"

@@ -3,8 +3,10 @@
 #
 # /init of the test initramfs (busybox sh).  Loads slab_account before
 # anything else, then by the kernel command line's sa.mode=:
-#   test   runs the kselftest install in /kselftest, KTAP to /dev/ttyS1
-#          (to the console, each line prefixed "SA_KTAP: ", with sa.ktap=console)
+#   test   runs the kselftest collection sa.suite= (default slab_account;
+#          slab_account_rel: the stress and oracle tests) of the install in
+#          /kselftest, KTAP to /dev/ttyS1 (to the console, each line
+#          prefixed "SA_KTAP: ", with sa.ktap=console)
 #   demo   runs /demo.sh on the console
 #   bench  runs /bench/run.sh (make bench; results to /dev/ttyS1)
 #   shell  an interactive shell on the console
@@ -19,11 +21,12 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 
-mode=test params="" ktap=/dev/ttyS1
+mode=test params="" ktap=/dev/ttyS1 suite=slab_account
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sa.mode=*) mode=${arg#sa.mode=} ;;
 	sa.ktap=console) ktap=console ;;
+	sa.suite=*) suite=${arg#sa.suite=} ;;
 	sa.params=*) params=$(echo "${arg#sa.params=}" | tr , ' ') ;;
 	esac
 done
@@ -40,10 +43,10 @@ case "$mode" in
 test)
 	if [ "$ktap" = console ]; then
 		# One serial port: KTAP lines marked on the console.
-		(cd /kselftest && ./run_kselftest.sh) 2>&1 |
+		(cd /kselftest && ./run_kselftest.sh -c "$suite") 2>&1 |
 			sed 's/^/SA_KTAP: /' > /dev/console
 	else
-		(cd /kselftest && ./run_kselftest.sh) > "$ktap" 2>&1
+		(cd /kselftest && ./run_kselftest.sh -c "$suite") > "$ktap" 2>&1
 	fi
 	echo "SA_TESTS_DONE"
 	;;

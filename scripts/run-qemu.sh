@@ -3,7 +3,7 @@
 #
 # run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|shell --out DIR
 #             [--arch amd64|arm64] [--timeout SECS] [--smp N] [--mem MB]
-#             [--icount] [--append ARGS]
+#             [--icount] [--append ARGS] [--accel ACCEL]
 #
 # Boots under TCG (no KVM needed): qemu-system-x86_64, or for arm64
 # qemu-system-aarch64 -M virt.  The first serial port (the console) goes
@@ -16,6 +16,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" initrd="" mode=test out="" tmo=900 smp=2 mem=512 icount=0 extra=""
+accel=tcg
 arch=amd64
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=1 ;;
 	--arch) arch=$2; shift ;;
 	--append) extra=$2; shift ;;
+	--accel) accel=$2; shift ;;
 	*) die "run-qemu.sh: unknown argument $1" ;;
 	esac
 	shift
@@ -42,11 +44,11 @@ mkdir -p "$out"
 case "$arch" in
 amd64)
 	qemu=qemu-system-x86_64 console=ttyS0
-	args=(-accel tcg -serial "file:$out/console.log" -serial "file:$out/ktap.log")
+	args=(-accel "$accel" -serial "file:$out/console.log" -serial "file:$out/ktap.log")
 	;;
 arm64)
 	qemu=qemu-system-aarch64 console=ttyAMA0
-	args=(-M virt -cpu cortex-a57 -accel tcg -serial "file:$out/console.log")
+	args=(-M virt -cpu cortex-a57 -accel "$accel" -serial "file:$out/console.log")
 	extra="sa.ktap=console $extra"
 	;;
 *) die "run-qemu.sh: no QEMU set-up for $arch" ;;

@@ -228,10 +228,16 @@ const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 
 int sa_truth_read(struct sa_truth *t, int max, int *online_cpus)
 {
+	return sa_truth_read_file(SA_TEST_PROC, t, max, online_cpus);
+}
+
+int sa_truth_read_file(const char *path, struct sa_truth *t, int max,
+		       int *online_cpus)
+{
 	char *text, *line, *save = NULL;
 	int n = 0, rc, remote;
 
-	rc = sa_read_file(SA_TEST_PROC, &text, NULL);
+	rc = sa_read_file(path, &text, NULL);
 	if (rc)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line;

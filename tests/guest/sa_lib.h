@@ -59,6 +59,9 @@ struct sa_truth {
 
 /* Parse /proc/sa_test into @t (up to @max); returns count or -1. */
 int sa_truth_read(struct sa_truth *t, int max, int *online_cpus);
+/* The same from another module's file of that format (sa_stress). */
+int sa_truth_read_file(const char *path, struct sa_truth *t, int max,
+		       int *online_cpus);
 
 /* Directory holding slab_account.ko and sa_test.ko ($SA_KO_DIR). */
 const char *sa_ko_dir(void);

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load: sa_stress.ko's allocation storms on every CPU (kthreads, timers,
+ * hard-irq hrtimers, irq_work, frees on other CPUs) while one process
+ * reads /proc/slab_account continuously, one writes reset/stop/start and
+ * one unloads and loads slab_account (at least SA_CYCLES times), for
+ * SA_STRESS_SECS seconds (default 60) of guest time.  Nothing may crash
+ * and every snapshot must parse with sane rows.
+ *
+ * Then the exact phase, on a freshly loaded slab_account (the chaos phase
+ * leaves rows of objects freed while stopped, which no longer balance by
+ * design; see README): the storm runs again with the reader reading, and
+ * once it is stopped every sa_stress row must equal sa_stress's own books
+ * exactly; again after a reset while the storm's pools hold live
+ * objects, after more storm, and after freeing everything.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sa_lib.h"
+
+#define SAS_PROC	"/proc/sa_stress"
+#define SA_CYCLES	100
+#define NR_SAS_SITES	7
+
+struct chaos {
+	volatile int stop;
+	unsigned long reads, read_absent, rows;
+	unsigned long writes[3], write_absent;
+	unsigned long cycles, tiny_loads;
+	char fail[1024];
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int sas_cmd(const char *cmd)
+{
+	return sa_write(SAS_PROC, cmd, strlen(cmd));
+}
+
+/* A missing file (module unloaded) or a file removed under us: EIO. */
+static int absent(const char *err)
+{
+	char a[128], b[128];
+
+	snprintf(a, sizeof(a), "%s: %s", SA_PROC, strerror(ENOENT));
+	snprintf(b, sizeof(b), "%s: %s", SA_PROC, strerror(EIO));
+	return !strcmp(err, a) || !strcmp(err, b);
+}
+
+/* Reads until told to stop; every snapshot must parse and be sane. */
+static int reader(struct chaos *c)
+{
+	while (!c->stop) {
+		char err[256];
+		struct sa_snap s;
+
+		if (sa_snap_read(&s, err, sizeof(err))) {
+			if (absent(err)) {
+				c->read_absent++;
+				continue;
+			}
+			snprintf(c->fail, sizeof(c->fail), "read: %s", err);
+			return 1;
+		}
+		c->reads++;
+		c->rows += s.nrows;
+		for (size_t i = 0; i < s.nrows; i++) {
+			const struct sa_row *r = &s.rows[i];
+
+			/* A counter gone below zero prints as a huge u64. */
+			if (r->objs >> 62 || r->live >> 62 ||
+			    r->live_req >> 62 || r->live_req > r->live ||
+			    r->allocs >> 62 || r->frees >> 62) {
+				snprintf(c->fail, sizeof(c->fail),
+					 "insane row: %llu/%llu objs %llu live %llu/%llu %s",
+					 r->allocs, r->frees, r->objs, r->live,
+					 r->live_req, r->caller);
+				sa_snap_free(&s);
+				return 1;
+			}
+		}
+		sa_snap_free(&s);
+	}
+	return 0;
+}
+
+/* reset, stop and start at random, a few milliseconds apart. */
+static int controller(struct chaos *c)
+{
+	static const char * const cmds[] = { "reset", "stop", "start" };
+	unsigned int seed = 12345;
+
+	while (!c->stop) {
+		int k = rand_r(&seed) % 3, err = sa_cmd(cmds[k]);
+
+		if (err == ENOENT || err == EIO) {
+			c->write_absent++;
+		} else if (err) {
+			snprintf(c->fail, sizeof(c->fail), "write %s: %s",
+				 cmds[k], strerror(err));
+			return 1;
+		} else {
+			c->writes[k]++;
+		}
+		msleep(2 + rand_r(&seed) % 20);
+	}
+	return 0;
+}
+
+static int unload_sa(void)
+{
+	int err, tries = 0;
+
+	/* O_NONBLOCK: EAGAIN/EBUSY while a reference is held for a moment. */
+	while ((err = sa_module_unload("slab_account")) == EAGAIN ||
+	       err == EBUSY || err == EWOULDBLOCK) {
+		if (++tries == 1000)
+			break;
+		msleep(1);
+	}
+	return err;
+}
+
+/* Unload and load slab_account, one load in ten with tiny tables. */
+static int cycler(struct chaos *c)
+{
+	unsigned int seed = 777;
+
+	while (!c->stop || c->cycles < SA_CYCLES) {
+		int tiny = c->cycles % 10 == 5, err;
+
+		err = unload_sa();
+		if (err) {
+			snprintf(c->fail, sizeof(c->fail), "rmmod #%lu: %s",
+				 c->cycles, strerror(err));
+			return 1;
+		}
+		msleep(rand_r(&seed) % 20);
+		err = sa_module_load("slab_account", tiny ?
+				     "max_objects=64 max_sites=16" : NULL);
+		if (err) {
+			snprintf(c->fail, sizeof(c->fail), "insmod #%lu: %s",
+				 c->cycles, strerror(err));
+			return 1;
+		}
+		c->cycles++;
+		c->tiny_loads += tiny;
+		msleep(100 + rand_r(&seed) % 300);
+	}
+	return 0;
+}
+
+static pid_t spawn(struct chaos *c, int (*fn)(struct chaos *))
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(fn(c));
+	return pid;
+}
+
+/* Sum of sa_stress's allocs and frees so far. */
+static void sas_totals(unsigned long long *allocs, unsigned long long *frees)
+{
+	struct sa_truth t[16];
+	int cpus = 0, n = sa_truth_read_file(SAS_PROC, t, 16, &cpus);
+
+	*allocs = *frees = 0;
+	for (int i = 0; i < n; i++) {
+		*allocs += t[i].allocs;
+		*frees += t[i].frees;
+	}
+}
+
+static int reload_sa(void)
+{
+	int err = unload_sa();
+
+	return err ? err : sa_module_load("slab_account", NULL);
+}
+
+FIXTURE(stress) {
+	struct chaos *c;
+};
+
+FIXTURE_SETUP(stress)
+{
+	if (sa_module_loaded("sa_stress")) {
+		sas_cmd("stop");
+		sas_cmd("free");
+		ASSERT_EQ(0, sa_module_unload("sa_stress"));
+	}
+	ASSERT_EQ(0, sa_module_load("sa_stress", NULL));
+	self->c = mmap(NULL, sizeof(*self->c), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->c);
+	memset(self->c, 0, sizeof(*self->c));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	sas_cmd("stop");
+	sas_cmd("free");
+	sa_module_unload("sa_stress");
+	if (!sa_module_loaded("slab_account"))
+		sa_module_load("slab_account", NULL);
+	else
+		sa_cmd("start");
+	munmap(self->c, sizeof(*self->c));
+}
+
+/*
+ * Every sa_stress row against the books.  @balanced: no reset since the
+ * load, so allocs - frees = objs must hold too.  Returns the allocs seen.
+ */
+static unsigned long long compare(struct __test_metadata *_metadata,
+				  const char *phase, int balanced)
+{
+	struct sa_truth t[16];
+	unsigned long long sum = 0;
+	int cpus = 0, n, count, rc;
+	char err[256];
+	struct sa_snap s;
+
+	n = sa_truth_read_file(SAS_PROC, t, 16, &cpus);
+	EXPECT_EQ(NR_SAS_SITES, n);
+	if (n != NR_SAS_SITES)
+		return 0;
+	rc = sa_snap_read(&s, err, sizeof(err));
+	EXPECT_EQ(0, rc) TH_LOG("%s", err);
+	if (rc)
+		return 0;
+	EXPECT_EQ(0, sa_snap_key(&s, "dropped objects"));
+	EXPECT_EQ(0, sa_snap_key(&s, "dropped sites"));
+	for (int i = 0; i < n; i++) {
+		const struct sa_row *r = sa_snap_row(&s, t[i].func, &count);
+		static const struct sa_row none;
+
+		if (!t[i].allocs && !t[i].frees && !t[i].objs) {
+			EXPECT_EQ(NULL, r) TH_LOG("%s: %s", phase, t[i].func);
+			continue;
+		}
+		EXPECT_EQ(1, count) TH_LOG("%s: %s", phase, t[i].func);
+		if (!r)
+			r = &none;
+		ksft_print_msg("report: stress %s: %-18s allocs %llu/%llu frees %llu/%llu objs %llu/%llu total %llu/%llu req %llu/%llu live %llu/%llu live_req %llu/%llu (module/books)\n",
+			       phase, t[i].func, r->allocs, t[i].allocs,
+			       r->frees, t[i].frees, r->objs, t[i].objs,
+			       r->total, t[i].total, r->req, t[i].req,
+			       r->live, t[i].live, r->live_req, t[i].live_req);
+		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s: %s", phase, t[i].func);
+		EXPECT_EQ(t[i].live_req, r->live_req) TH_LOG("%s: %s", phase, t[i].func);
+		if (balanced) {
+			EXPECT_EQ(r->allocs - r->frees, r->objs)
+				TH_LOG("%s: %s", phase, t[i].func);
+		}
+		sum += r->allocs;
+	}
+	sa_snap_free(&s);
+	return sum;
+}
+
+/* Run the storm for @secs with a reader reading; no control writes. */
+static void storm(struct __test_metadata *_metadata, struct chaos *c,
+		  int secs)
+{
+	pid_t rd;
+	int st;
+
+	c->stop = 0;
+	ASSERT_EQ(0, sas_cmd("start"));
+	rd = spawn(c, reader);
+	ASSERT_LT(0, rd);
+	sleep(secs);
+	ASSERT_EQ(0, sas_cmd("stop"));
+	c->stop = 1;
+	ASSERT_EQ(rd, waitpid(rd, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) TH_LOG("%s", c->fail);
+}
+
+TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
+{
+	const char *env = getenv("SA_STRESS_SECS");
+	int secs = env ? atoi(env) : 60;
+	struct chaos *c = self->c;
+	unsigned long long allocs, frees, n;
+	pid_t pids[3];
+	double t0, t;
+	int st;
+
+	/* Phase 1: chaos. */
+	ASSERT_EQ(0, sas_cmd("start"));
+	t0 = now();
+	pids[0] = spawn(c, reader);
+	pids[1] = spawn(c, controller);
+	pids[2] = spawn(c, cycler);
+	for (int i = 0; i < 3; i++)
+		ASSERT_LT(0, pids[i]);
+	while ((t = now() - t0) < secs) {
+		msleep(10000);
+		sas_totals(&allocs, &frees);
+		ksft_print_msg("chaos %3.0f s: storm allocs %llu frees %llu; reads %lu (absent %lu); writes reset %lu stop %lu start %lu (absent %lu); load cycles %lu\n",
+			       now() - t0, allocs, frees, c->reads,
+			       c->read_absent, c->writes[0], c->writes[1],
+			       c->writes[2], c->write_absent, c->cycles);
+		if (c->fail[0])
+			break;
+	}
+	c->stop = 1;
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st))
+			TH_LOG("child %d: %s", i, c->fail);
+	}
+	t = now() - t0;
+	ASSERT_EQ(0, sas_cmd("stop"));
+	sas_totals(&allocs, &frees);
+	ksft_print_msg("report: stress chaos: %.0f s guest time, %ld online CPUs, storm allocs %llu frees %llu, %lu snapshots read (%lu rows, %lu while unloaded), control writes reset %lu stop %lu start %lu (%lu while unloaded), %lu rmmod/insmod cycles (%lu with max_objects=64 max_sites=16)\n",
+		       t, sysconf(_SC_NPROCESSORS_ONLN), allocs, frees,
+		       c->reads, c->rows, c->read_absent, c->writes[0],
+		       c->writes[1], c->writes[2], c->write_absent, c->cycles,
+		       c->tiny_loads);
+	EXPECT_LE(secs, (int)t);
+	EXPECT_LE(SA_CYCLES, c->cycles);
+	EXPECT_LT(0, c->reads);
+
+	/* Phase 2: exact, on a fresh instance, the pools empty. */
+	ASSERT_EQ(0, sas_cmd("free"));
+	ASSERT_EQ(0, reload_sa());
+	ASSERT_EQ(0, sas_cmd("zero"));
+	storm(_metadata, c, 10);
+	n = compare(_metadata, "after 10 s", 1);
+	ksft_print_msg("report: stress exact: %llu allocations at the stress sites in 10 s, %lu snapshots read meanwhile\n",
+		       n, c->reads);
+	EXPECT_LT(10000, n);
+
+	/* A reset while the pools hold live objects, then more storm. */
+	ASSERT_EQ(0, sa_cmd("reset"));
+	ASSERT_EQ(0, sas_cmd("zero"));
+	compare(_metadata, "after reset", 0);
+	storm(_metadata, c, 3);
+	compare(_metadata, "reset + 3 s", 0);
+	ASSERT_EQ(0, sas_cmd("free"));
+	compare(_metadata, "all freed", 0);
+}
+
+SA_SELFTEST_MAIN(0)
