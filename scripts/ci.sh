@@ -142,7 +142,8 @@ lint() {
 	fi
 	log "checkpatch --strict ($PKGVER)"
 	(cd "$SA_ROOT" && perl "$KSRC/scripts/checkpatch.pl" --strict \
-		--no-tree --quiet -f module/*.c module/*.h tests/kmod/*.c) ||
+		--no-tree --quiet -f module/*.c module/*.h tests/kmod/*.[ch] \
+		bench/kmod/*.c) ||
 		die "checkpatch --strict is not clean"
 	log "reader host tests (ASan/UBSan)"
 	make -s -C "$SA_ROOT/userspace" check
