@@ -25,7 +25,7 @@ bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64"
 SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
 # Rows that also boot the reliability collection (slab_account_rel: the
-# SMP stress and the ftrace oracle) on $SA_REL_SMP vCPUs.
+# SMP stress) on $SA_REL_SMP vCPUs.
 SA_REL_ROWS=${SA_REL_ROWS-$primary}
 SA_REL_SMP=${SA_REL_SMP:-4}
 MATRIX="$SA_ROOT/build/matrix"
@@ -167,7 +167,7 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		# One host thread for all vCPUs: multi-threaded TCG crashes
 		# the guest on int3 at tracepoint sites that text_poke_bp is
 		# patching (static keys flip at every load and unload).
-		log "reliability boot: stress, ftrace oracle ($SA_REL_SMP vCPUs, ~4 min)"
+		log "reliability boot: SMP stress ($SA_REL_SMP vCPUs, about 90 s)"
 		boot_row test "$out/boot-rel" --smp "$SA_REL_SMP" \
 			--accel tcg,thread=single --timeout 1500 \
 			--append "sa.suite=slab_account_rel${SA_STRESS_SECS:+ SA_STRESS_SECS=$SA_STRESS_SECS}"
