@@ -5,23 +5,25 @@
 #                 [--print-env]
 #
 # Resolves the suite's current kernel from its meta package
-# (linux-image-<flavour>), downloads image, headers, -common headers and
-# linux-kbuild from this machine's Debian mirror through a private apt
-# configuration, and unpacks them into
+# (linux-image-<flavour> -> linux-image-<abi>-<flavour>), downloads image,
+# headers, -common headers and linux-kbuild from this machine's Debian
+# mirror through a private apt configuration ($SA_CACHE/apt/<suite>-<arch>),
+# and unpacks them into
 #   $SA_CACHE/kernels/<suite>-<arch>-<flavour>/root
-# Writes kernel.env there (KVER PKGVER KDIR VMLINUZ KCC SUITE ARCH BUSYBOX
-# CROSS_COMPILE KARCH).
-# Nothing is installed.  With --print-env, only prints kernel.env's path.
-# SA_OFFLINE=1 uses what is cached without asking the mirror.
+# Writes kernel.env there (sourceable): KVER PKGVER KDIR VMLINUZ KCC SUITE
+# ARCH BUSYBOX CROSS_COMPILE KARCH.  Nothing is installed.
+# --print-env only prints kernel.env's path.  The download is skipped when
+# kernel.env names the version the suite offers; SA_OFFLINE=1 (or a mirror
+# that cannot be reached) uses what is cached without asking.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 suite=bookworm arch=amd64 flavour=amd64 print=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--suite) suite=$2; shift ;;
-	--arch) arch=$2; shift ;;
-	--flavour) flavour=$2; shift ;;
+	--suite) suite=${2:?}; shift ;;
+	--arch) arch=${2:?}; shift ;;
+	--flavour) flavour=${2:?}; shift ;;
 	--print-env) print=1 ;;
 	*) die "fetch-kernel.sh: unknown argument $1" ;;
 	esac
@@ -41,15 +43,21 @@ if [ -f "$envf" ] && [ "${SA_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 
-read -r -a opts <<< "$(sa_apt_opts "$suite" "$arch")"
+optstr=$(sa_apt_opts "$suite" "$arch")
+read -r -a opts <<< "$optstr"
 log "resolving the current $suite kernel ($arch, $flavour)"
-apt-get -qq "${opts[@]}" update >/dev/null 2>&1 ||
-	apt-get "${opts[@]}" update >&2 || die "apt-get update failed for $suite"
+if ! upd=$(apt-get "${opts[@]}" update 2>&1) || grep -q '^[WE]: Failed to fetch' <<< "$upd"; then
+	if [ -f "$envf" ]; then
+		log "the mirror cannot be reached: using the cached kernel"
+		exit 0
+	fi
+	printf '%s\n' "$upd" >&2
+	die "apt-get update failed for $suite"
+fi
 img=$(apt-cache "${opts[@]}" depends "linux-image-$flavour" |
 	awk '/Depends: linux-image-/ { print $2; exit }')
 [ -n "$img" ] || die "cannot resolve linux-image-$flavour in $suite"
 kver=${img#linux-image-}
-abi=${kver%-"$flavour"}
 pkgver=$(apt-cache "${opts[@]}" policy "$img" |
 	awk '/Candidate:/ { print $2; exit }')
 if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf" &&
@@ -58,78 +66,95 @@ if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf" &&
 	exit 0
 fi
 
-common=$(apt-cache "${opts[@]}" depends "linux-headers-$kver" |
-	awk '/Depends: linux-headers-.*-common/ { print $2; exit }')
-kbuild=$(apt-cache "${opts[@]}" depends "linux-headers-$kver" |
-	awk '/Depends: linux-kbuild-/ { print $2; exit }')
-[ -n "$common" ] && [ -n "$kbuild" ] ||
+hdeps=$(apt-cache "${opts[@]}" depends "linux-headers-$kver")
+common=$(awk '/Depends: linux-headers-.*-common/ { print $2; exit }' <<< "$hdeps")
+kbuild=$(awk '/Depends: linux-kbuild-/ { print $2; exit }' <<< "$hdeps")
+if [ -z "$common" ] || [ -z "$kbuild" ]; then
 	die "cannot resolve the headers of $kver"
-
+fi
 # Newer suites split the kernel binary out of linux-image-<kver>.
 binary=$(apt-cache "${opts[@]}" depends "$img" |
 	awk '/Depends: linux-binary-/ { print $2; exit }')
 
-rm -rf "$dir" && mkdir -p "$dir/debs" "$dir/root"
-for pkg in "$img" $binary "linux-headers-$kver" "$common" "$kbuild"; do
-	size=$(apt-cache "${opts[@]}" show "$pkg" |
+# download PKG DIR [apt options...]: one package's .deb into DIR.
+download() {
+	local pkg=$1 to=$2 size out
+	shift 2
+	size=$(apt-cache "$@" show --no-all-versions "$pkg" |
 		awk '/^Size:/ { printf "%.1f", $2 / 1048576; exit }')
-	log "downloading $pkg ($size MB)"
-	(cd "$dir/debs" && apt-get -qq "${opts[@]}" download "$pkg" 2>&1 |
-		grep -v 'unsandboxed' >&2 || true)
+	log "downloading $pkg (${size:-?} MB)"
+	if ! out=$(cd "$to" && apt-get -q "$@" download "$pkg" 2>&1); then
+		printf '%s\n' "$out" >&2
+		die "download of $pkg failed"
+	fi
+	compgen -G "$to/${pkg}_*.deb" > /dev/null || die "no .deb of $pkg"
+}
+
+# Unpack into a staging directory; the previous kernel stays until the new
+# one is complete.
+stage="$dir.new"
+rm -rf "$stage" && mkdir -p "$stage/debs" "$stage/root"
+for pkg in "$img" $binary "linux-headers-$kver" "$common"; do
+	download "$pkg" "$stage/debs" "${opts[@]}"
 done
 # Headers of another architecture (a board's) run this machine's kbuild
 # tools: take linux-kbuild of the same version for this machine.
 host_arch=$(dpkg --print-architecture)
 if [ "$arch" != "$host_arch" ]; then
-	rm -f "$dir"/debs/linux-kbuild-*.deb
-	read -r -a hopts <<< "$(sa_apt_opts "$suite" "$host_arch")"
+	hoptstr=$(sa_apt_opts "$suite" "$host_arch")
+	read -r -a hopts <<< "$hoptstr"
 	apt-get -qq "${hopts[@]}" update >/dev/null 2>&1 || true
-	log "downloading $kbuild for $host_arch (kbuild runs on this machine)"
-	(cd "$dir/debs" && apt-get -qq "${hopts[@]}" download "$kbuild" 2>&1 |
-		grep -v 'unsandboxed' >&2 || true)
+	log "($kbuild for $host_arch: kbuild runs on this machine)"
+	download "$kbuild" "$stage/debs" "${hopts[@]}"
+else
+	download "$kbuild" "$stage/debs" "${opts[@]}"
 fi
-for deb in "$dir"/debs/*.deb; do
-	[ -f "$deb" ] || die "download failed"
-	dpkg-deb -x "$deb" "$dir/root"
+for deb in "$stage"/debs/*.deb; do
+	dpkg-deb -x "$deb" "$stage/root"
 done
-rm -rf "$dir/debs"
+rm -rf "$stage/debs"
 
+# Paths below are those of the final place ($dir), not of the stage.
 kdir="$dir/root/usr/src/linux-headers-$kver"
+skdir="$stage/root/usr/src/linux-headers-$kver"
+[ -f "$skdir/Makefile" ] || die "no headers Makefile in linux-headers-$kver"
 # The flavour's Makefile includes the -common tree by absolute path.
 sed -i "s|/usr/src/linux-headers-|$dir/root/usr/src/linux-headers-|g" \
-	"$kdir/Makefile"
-[ -e "$kdir/scripts/basic" ] || [ -e "$kdir/scripts" ] ||
-	die "headers' scripts link does not resolve in $kdir"
-vmlinuz=$( { find "$dir/root/boot" "$dir/root/usr/lib" \( -name 'vmlinuz*' -o \
-	-name "vmlinux-$kver" -o -name 'Image*' \) -type f 2>/dev/null || true; } |
+	"$skdir/Makefile"
+# Its scripts link (../../lib/linux-kbuild-X.Y/scripts) must resolve here.
+[ -e "$skdir/scripts/basic" ] ||
+	die "the headers' scripts link does not resolve in $skdir"
+vmlinuz=$( { find "$stage/root/boot" "$stage/root/usr/lib" \( -name 'vmlinuz*' \
+	-o -name "vmlinux-$kver" -o -name 'Image*' \) -type f 2>/dev/null || true; } |
 	head -n 1)
 [ -n "$vmlinuz" ] || die "no kernel image in the $img packages"
+vmlinuz=$dir/${vmlinuz#"$stage"/}
 
-# The compiler the headers name (e.g. gcc-12), if this machine has it;
-# for another architecture its cross compiler.
+# The compiler the headers name (.kernelvariables: CC = ... gcc-12), if
+# this machine has it, else gcc; for another architecture, its cross one.
 cross="" karch=""
 case "$arch" in
-"$(dpkg --print-architecture)") ;;
+"$host_arch") ;;
 arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
 *) die "no cross compiler known for $arch" ;;
 esac
-kcc=$(grep -o 'gcc-[0-9][0-9]*' "$kdir/.kernelvariables" 2>/dev/null |
-	head -n 1 || true)
+kcc=$(sed -n 's/^CC[[:space:]]*=//p' "$skdir/.kernelvariables" 2>/dev/null |
+	awk '{ print $NF; exit }')
+kcc=${kcc##*)}	# without "$(CROSS_COMPILE)"
 kcc=$cross${kcc:-gcc}
 command -v "$kcc" >/dev/null 2>&1 || kcc=${cross}gcc
 
 # A static busybox for the guest's architecture.
 if [ "$arch" != "$host_arch" ]; then
-	mkdir -p "$dir/busybox"
-	(cd "$dir/busybox" && apt-get -qq "${opts[@]}" download busybox-static 2>&1 |
-		grep -v 'unsandboxed' >&2 || true)
-	dpkg-deb -x "$dir"/busybox/busybox-static_*.deb "$dir/busybox/root"
+	mkdir -p "$stage/busybox"
+	download busybox-static "$stage/busybox" "${opts[@]}"
+	dpkg-deb -x "$stage"/busybox/busybox-static_*.deb "$stage/busybox/root"
 	busybox="$dir/busybox/root/bin/busybox"
 else
 	busybox=/bin/busybox
 fi
 
-cat > "$envf" <<ENV
+cat > "$stage/kernel.env" <<ENV
 KVER=$kver
 PKGVER=$pkgver
 KDIR=$kdir
@@ -141,4 +166,8 @@ BUSYBOX=$busybox
 CROSS_COMPILE=$cross
 KARCH=$karch
 ENV
+rm -rf "$dir.old"
+[ ! -e "$dir" ] || mv "$dir" "$dir.old"
+mv "$stage" "$dir"
+rm -rf "$dir.old"
 log "kernel $kver ($pkgver) unpacked in $dir"

@@ -3,11 +3,16 @@
 #
 # fetch-ksrc.sh [--suite bookworm] [--arch amd64] [--flavour amd64] [--print-env]
 #
-# From Debian's linux-source package of the same version as the kernel
-# fetched by fetch-kernel.sh, unpacks only what the tests use (checkpatch
-# and the kselftest harness and runner) into $SA_CACHE/ksrc/<pkgver>/ and
-# writes ksrc.env there (KSRC = the unpacked tree, KSFT = its
-# tools/testing/selftests).  The ~140 MB package is not kept.
+# From Debian's linux-source-<x.y> package of the same version as the
+# kernel fetched by fetch-kernel.sh (same arguments; run that first),
+# unpacks only what the tests use into $SA_CACHE/ksrc/<pkgver>/linux-source-<x.y>:
+#   scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
+#   tools/testing/selftests/{kselftest.h,kselftest_harness.h,kselftest_module.h,
+#     run_kselftest.sh,lib.mk,kselftest/} (runner.sh, prefix.pl, module.sh)
+# and writes $SA_CACHE/ksrc/<pkgver>/ksrc.env (KSRC = the unpacked tree,
+# KSFT = its tools/testing/selftests; the file is the done-stamp).  The
+# ~140 MB package is deleted after unpacking.  --print-env only prints
+# ksrc.env's path.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,13 +20,14 @@ args=() print=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--print-env) print=1 ;;
-	--suite | --arch | --flavour) args+=("$1" "$2"); shift ;;
+	--suite | --arch | --flavour) args+=("$1" "${2:?}"); shift ;;
 	*) die "fetch-ksrc.sh: unknown argument $1" ;;
 	esac
 	shift
 done
+kenv=$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env)
 # shellcheck disable=SC1090
-. "$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env)"
+. "$kenv"
 
 dir="$SA_CACHE/ksrc/$PKGVER"
 envf="$dir/ksrc.env"
@@ -37,17 +43,24 @@ fi
 
 major=$(echo "$KVER" | cut -d. -f1-2)
 pkg="linux-source-$major"
-read -r -a opts <<< "$(sa_apt_opts "$SUITE" "$ARCH")"
+top="linux-source-$major"
+# The apt lists are those fetch-kernel.sh brought up to date.
+# shellcheck disable=SC2153 # SUITE and ARCH come from kernel.env
+optstr=$(sa_apt_opts "$SUITE" "$ARCH")
+read -r -a opts <<< "$optstr"
 ver=$(apt-cache "${opts[@]}" policy "$pkg" | awk '/Candidate:/ { print $2 }')
 [ "$ver" = "$PKGVER" ] ||
-	die "$pkg is at $ver in $SUITE, the kernel at $PKGVER: refetch the kernel"
+	die "$pkg is at ${ver:-nothing} in $SUITE, the kernel at $PKGVER: run fetch-kernel.sh"
 
-rm -rf "$dir" && mkdir -p "$dir/deb"
+stage="$dir.new"
+rm -rf "$stage" && mkdir -p "$stage/deb"
 log "downloading $pkg $ver (about 140 MB; only a few files are kept)"
-(cd "$dir/deb" && apt-get -qq "${opts[@]}" download "$pkg" 2>&1 |
-	grep -v 'unsandboxed' >&2 || true)
-deb=$(ls "$dir"/deb/*.deb)
-top="linux-source-$major"
+if ! out=$(cd "$stage/deb" && apt-get -q "${opts[@]}" download "$pkg" 2>&1); then
+	printf '%s\n' "$out" >&2
+	die "download of $pkg failed"
+fi
+deb=$(compgen -G "$stage/deb/${pkg}_*.deb" | head -n 1) ||
+	die "no .deb of $pkg"
 files=(scripts/checkpatch.pl scripts/spelling.txt
        scripts/const_structs.checkpatch
        tools/testing/selftests/kselftest.h
@@ -59,11 +72,13 @@ files=(scripts/checkpatch.pl scripts/spelling.txt
 log "unpacking ${#files[@]} paths"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -xO "./usr/src/$top.tar.xz" | xz -dc |
-	tar -x -C "$dir" "${files[@]/#/$top/}"
-rm -rf "$dir/deb"
-cat > "$envf" <<ENV
+	tar -x -C "$stage" "${files[@]/#/$top/}"
+rm -rf "$stage/deb"
+cat > "$stage/ksrc.env" <<ENV
 KSRC=$dir/$top
 KSFT=$dir/$top/tools/testing/selftests
 SA_KSRC_LAYOUT=2
 ENV
+rm -rf "$dir"
+mv "$stage" "$dir"
 log "linux-source $PKGVER files in $dir/$top"

@@ -1,6 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the scripts; source it.
+#   SA_ROOT   the project's top directory (found from this file's place)
+#   SA_CACHE  downloads and unpacked kernels; default $SA_ROOT/.cache
+#   log MSG   progress to stderr, prefixed [slab_account]
+#   die MSG   error to stderr, exit 1
+#   sa_mirrors         prints the host's Debian main URI, then its security URI
+#                      (from /etc/apt, or $SA_APT_ETC)
+#   sa_apt_opts S A    prints apt options for a private apt set-up of suite
+#                      S, architecture A, under $SA_CACHE/apt/S-A
 
 SA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SA_CACHE=${SA_CACHE:-$SA_ROOT/.cache}
@@ -11,37 +19,69 @@ die() { printf '[slab_account] error: %s\n' "$*" >&2; exit 1; }
 
 # The Debian mirror URIs of this machine's own apt configuration (deb822
 # .sources files and the one-line format), main archive first, security
-# archive second.  Nothing is ever written to the system's apt config.
+# archive second (empty line if none).  Only "deb" entries with the "main"
+# component count, so a third-party repository is not taken for Debian's;
+# an archive whose path ends in /debian is preferred for the main one.
+# Nothing is ever written to the system's apt configuration.
 sa_mirrors() {
-	local main="" sec="" uri
-	for uri in $( { grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources |
-			  sed 's/^URIs:[[:space:]]*//' | tr ' ' '\n'
-			grep -hs '^deb ' /etc/apt/sources.list \
-				/etc/apt/sources.list.d/*.list |
-			  sed 's/\[[^]]*\]//' | awk '{print $2}'; } | grep .); do
-		case "$uri" in
-		*debian-security*) [ -n "$sec" ] || sec=$uri ;;
-		*/debian | */debian/) [ -n "$main" ] || main=${uri%/} ;;
-		esac
-	done
+	local list etc=${SA_APT_ETC:-/etc/apt}
+	list=$( {
+		# deb822: one "suites<TAB>uri" line per URI of each enabled stanza.
+		cat /dev/null "$etc"/sources.list.d/*.sources 2>/dev/null |
+		awk '
+			function flush(  n, u, i) {
+				if (types ~ /(^| )deb( |$)/ && comps ~ /(^| )main( |$)/ &&
+				    enabled != "no") {
+					n = split(uris, u, " ")
+					for (i = 1; i <= n; i++)
+						printf "%s\t%s\n", suites, u[i]
+				}
+				types = uris = suites = comps = enabled = ""
+			}
+			/^[ \t]*$/ { flush(); next }
+			/^#/ { next }
+			{ key = tolower($1); $1 = ""; sub(/^[ \t]+/, "") }
+			key == "types:" { types = $0 }
+			key == "uris:" { uris = $0 }
+			key == "suites:" { suites = $0 }
+			key == "components:" { comps = " " $0 " " }
+			key == "enabled:" { enabled = tolower($0) }
+			END { flush() }'
+		# One-line format: deb [options] uri suite components...
+		cat /dev/null "$etc/sources.list" "$etc"/sources.list.d/*.list \
+			2>/dev/null |
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]*\)\?//p' |
+		awk '{ c = ""; for (i = 3; i <= NF; i++) c = c " " $i
+		       if (c ~ / main( |$)/) printf "%s\t%s\n", $2, $1 }'
+		true	# a missing file is no error
+	} )
+	local main sec
+	sec=$(awk -F'\t' '$2 ~ /debian-security/ || $1 ~ /-security/ \
+		{ print $2; exit }' <<< "$list")
+	main=$(awk -F'\t' '$2 !~ /debian-security/ && $1 !~ /-security/ &&
+		$2 ~ /\/debian\/?$/ { print $2; exit }' <<< "$list")
+	[ -n "$main" ] || main=$(awk -F'\t' '$2 !~ /debian-security/ &&
+		$1 !~ /-security/ { print $2; exit }' <<< "$list")
 	[ -n "$main" ] || die "no Debian mirror found in the apt configuration"
-	echo "$main"
+	echo "${main%/}"
 	echo "${sec%/}"
 }
 
-# A private apt set-up under the cache for suite $1 and architecture $2;
-# prints the apt-get/apt-cache options to use it.
+# A private apt set-up under the cache for suite $1 and architecture $2
+# (its own sources.list, lists and archives; no system state is read or
+# written); prints the apt-get/apt-cache options to use it.  The stable
+# suites get their security suite too (the current kernel is often there).
 sa_apt_opts() {
-	local suite=$1 arch=$2 dir="$SA_CACHE/apt/$1-$2" main sec comps
-	{ read -r main; read -r sec; } < <(sa_mirrors)
+	local suite=$1 arch=$2 dir="$SA_CACHE/apt/$1-$2" mirrors main sec
+	mirrors=$(sa_mirrors) || exit 1
+	{ read -r main; read -r sec; } <<< "$mirrors"
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/etc"
-	comps="main"
 	{
-		echo "deb [arch=$arch] $main $suite $comps"
+		echo "deb [arch=$arch] $main $suite main"
 		case "$suite" in
-		bookworm | bullseye | trixie)
+		bullseye | bookworm | trixie | forky)
 			[ -z "$sec" ] ||
-				echo "deb [arch=$arch] $sec $suite-security $comps"
+				echo "deb [arch=$arch] $sec $suite-security main"
 			;;
 		esac
 	} > "$dir/etc/sources.list"
