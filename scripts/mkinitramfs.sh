@@ -1,29 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh --out FILE.cpio.gz --init FILE [--busybox FILE]
-#                [--add SRC:DEST]...
+# mkinitramfs.sh --out FILE.cpio.gz [--init FILE] [--busybox FILE]
+#                [--add SRC:DEST]... [--kver KVER]
 #
 # A busybox initramfs: busybox-static (this machine's, or FILE for another
-# architecture) with its applet links, /etc/passwd
-# and /etc/group with root and nobody, FILE as /init, and each SRC (file,
-# or directory copied recursively) at DEST.
+# architecture) with its applet links made here (not at boot), /dev
+# (with /dev/console) /proc /sys /tmp /root /etc, /etc/passwd and
+# /etc/group with root and nobody, FILE (default scripts/init.sh) as /init
+# (mode 755), and each SRC (file, or directory copied recursively) at DEST.
+# newc cpio, gzip; the same inputs give the same bytes (times set to
+# $SOURCE_DATE_EPOCH, default 0).  --kver is accepted and unused (the modules go where --add puts them).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out="" init="" adds=() bb=/bin/busybox
+out="" init="$SA_ROOT/scripts/init.sh" adds=() bb=/bin/busybox
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--out) out=$2; shift ;;
-	--init) init=$2; shift ;;
-	--busybox) bb=$2; shift ;;
-	--add) adds+=("$2"); shift ;;
+	--out) out=${2:?}; shift ;;
+	--init) init=${2:?}; shift ;;
+	--busybox) bb=${2:?}; shift ;;
+	--add) adds+=("${2:?}"); shift ;;
 	--kver) shift ;;	# accepted for symmetry; not needed
 	*) die "mkinitramfs.sh: unknown argument $1" ;;
 	esac
 	shift
 done
-[ -n "$out" ] && [ -n "$init" ] || die "usage: mkinitramfs.sh --out F --init F [--add S:D]..."
+[ -n "$out" ] ||
+	die "usage: mkinitramfs.sh --out F [--init F] [--busybox F] [--add S:D]..."
+[ -f "$init" ] || die "no init script $init"
 file -L "$bb" | grep -q 'statically linked' || die "$bb is not busybox-static"
 
 tmp=$(mktemp -d)
@@ -42,8 +47,9 @@ printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\
 	> "$tmp/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$tmp/etc/group"
 install -m 0755 "$init" "$tmp/init"
-for a in "${adds[@]}"; do
+for a in ${adds[@]+"${adds[@]}"}; do
 	src=${a%%:*} dst=${a#*:}
+	[ -e "$src" ] || die "--add $a: no $src"
 	mkdir -p "$tmp/$(dirname "$dst")"
 	if [ -d "$src" ]; then
 		mkdir -p "$tmp/$dst"
@@ -52,7 +58,13 @@ for a in "${adds[@]}"; do
 		cp -a "$src" "$tmp/$dst"
 	fi
 done
+# The kernel's built-in initramfs has /dev/console; kernels without one
+# need it here for /init's first output.
+[ -e "$tmp/dev/console" ] || mknod -m 600 "$tmp/dev/console" c 5 1 2>/dev/null ||
+	true
 mkdir -p "$(dirname "$out")"
+find "$tmp" -exec touch -h -d "@${SOURCE_DATE_EPOCH:-0}" {} +
 (cd "$tmp" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 > "$out"
+	cpio --null -o -H newc --owner=0:0 --reproducible --quiet) |
+	gzip -1 -n > "$out"
 log "initramfs $out ($(du -h "$out" | cut -f1))"
