@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /init of the test initramfs (busybox sh).  Loads slab_account before
-# anything else, then by the kernel command line's sa.mode=:
+# /init of the test initramfs (busybox sh).  Mounts proc, sysfs, devtmpfs
+# and /tmp, loads /lib/slab_account/slab_account.ko before anything else
+# (module parameters from the kernel command line's sa.params="a=1 b=2",
+# or sa.params=a=1,b=2) and prints SA_LOADED (or SA_LOAD_FAILED); then by
+# the command line's sa.mode=:
 #   test   runs the kselftest collection sa.suite= (default slab_account;
 #          slab_account_rel: the stress and oracle tests) of the install in
 #          /kselftest, KTAP to /dev/ttyS1 (to the console, each line
@@ -10,38 +13,62 @@
 #   demo   runs /demo.sh on the console
 #   bench  runs /bench/run.sh (make bench; results to /dev/ttyS1)
 #   shell  an interactive shell on the console
-# then powers off.  sa.params="..." are slab_account's module parameters.
+# then prints SA_TAINT=<kernel taint> and powers off, whatever happened.
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
-# What udev would create; the kselftest runner writes to /dev/stdout.
-ln -sf /proc/self/fd /dev/fd
-ln -sf /proc/self/fd/0 /dev/stdin
-ln -sf /proc/self/fd/1 /dev/stdout
-ln -sf /proc/self/fd/2 /dev/stderr
 
-mode=test params="" ktap=/dev/ttyS1 suite=slab_account
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	sa.mode=*) mode=${arg#sa.mode=} ;;
-	sa.ktap=console) ktap=console ;;
-	sa.suite=*) suite=${arg#sa.suite=} ;;
-	sa.params=*) params=$(echo "${arg#sa.params=}" | tr , ' ') ;;
-	esac
-done
-
+cmdline=$(cat /proc/cmdline)
+case "$cmdline" in
+*'sa.params="'*)
+	params=${cmdline#*sa.params=\"}
+	params=${params%%\"*}
+	;;
+*sa.params=*)
+	params=${cmdline#*sa.params=}
+	params=$(echo "${params%% *}" | tr , ' ')
+	;;
+*) params="" ;;
+esac
 # shellcheck disable=SC2086
 if insmod /lib/slab_account/slab_account.ko $params; then
 	echo "SA_LOADED"
 else
 	echo "SA_LOAD_FAILED"
 fi
+
+# From here on, leave by powering off, whatever fails.
+# shellcheck disable=SC2317 # (called by the trap)
+finish() {
+	echo "SA_TAINT=$(cat /proc/sys/kernel/tainted)"
+	sync
+	poweroff -f
+}
+trap finish EXIT
+
+# What udev would create; the kselftest runner writes to /dev/stdout.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+
+mode=test ktap=/dev/ttyS1 suite=slab_account
+for arg in $cmdline; do
+	case "$arg" in
+	sa.mode=*) mode=${arg#sa.mode=} ;;
+	sa.ktap=console) ktap=console ;;
+	sa.suite=*) suite=${arg#sa.suite=} ;;
+	esac
+done
+echo "SA_MODE=$mode"
 export SA_KO_DIR=/lib/slab_account PATH=/usr/bin:/bin:/usr/sbin:/sbin
 
 case "$mode" in
 test)
-	if [ "$ktap" = console ]; then
+	if [ ! -x /kselftest/run_kselftest.sh ]; then
+		echo "SA_NO_TESTS: /kselftest/run_kselftest.sh is missing"
+	elif [ "$ktap" = console ]; then
 		# One serial port: KTAP lines marked on the console.
 		(cd /kselftest && ./run_kselftest.sh -c "$suite") 2>&1 |
 			sed 's/^/SA_KTAP: /' > /dev/console
@@ -51,7 +78,7 @@ test)
 	echo "SA_TESTS_DONE"
 	;;
 demo)
-	sh /demo.sh
+	if [ -f /demo.sh ]; then sh /demo.sh; else echo "SA_NO_DEMO: /demo.sh is missing"; fi
 	;;
 bench)
 	sh /bench/run.sh
@@ -59,7 +86,8 @@ bench)
 shell)
 	setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1'
 	;;
+*)
+	echo "SA_BAD_MODE: sa.mode=$mode (test, demo, bench or shell)"
+	;;
 esac
-echo "SA_TAINT=$(cat /proc/sys/kernel/tainted)"
-sync
-poweroff -f
+exit 0
