@@ -1,21 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|shell --out DIR
-#             [--arch amd64|arm64] [--timeout SECS] [--smp N] [--mem MB]
-#             [--icount] [--append ARGS] [--accel ACCEL]
+# run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|bench|shell
+#             --out DIR [--arch amd64|arm64] [--timeout SECS (600)]
+#             [--smp N (2)] [--mem MB (512)] [--icount] [--append ARGS]
+#             [--accel ACCEL (tcg)]
 #
 # Boots under TCG (no KVM needed): qemu-system-x86_64, or for arm64
-# qemu-system-aarch64 -M virt.  The first serial port (the console) goes
-# to DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log; the
+# qemu-system-aarch64 -M virt; no network, no display, no reboot (a panic
+# ends the run: panic=-1).  The first serial port (the console) goes to
+# DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log; the
 # arm64 virt machine has one UART, so there the guest prefixes its KTAP
-# lines with "SA_KTAP: " on the console and they are taken out of it.  In
-# demo mode the guest's output (without kernel messages) is shown after
-# the boot.  Fails on timeout.
+# lines with "SA_KTAP: " on the console and they are taken out of it.
+# The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
+# --icount adds -icount shift=0,sleep=off (deterministic guest time).  In
+# demo mode the guest's own output (kernel messages left out) is streamed
+# to stdout as it comes; shell mode puts the console on this terminal.
+# Fails on timeout (the whole boot is bounded), a QEMU error, or a guest
+# that did not reach its end (no SA_TAINT= line).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel="" initrd="" mode=test out="" tmo=900 smp=2 mem=512 icount=0 extra=""
+kernel="" initrd="" mode=test out="" tmo=600 smp=2 mem=512 icount=0 extra=""
 accel=tcg
 arch=amd64
 while [ $# -gt 0 ]; do
@@ -35,8 +41,11 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$out" ] ||
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
+fi
+[ -f "$kernel" ] || die "no kernel image $kernel"
+[ -f "$initrd" ] || die "no initramfs $initrd"
 mkdir -p "$out"
 : > "$out/console.log"
 : > "$out/ktap.log"
@@ -57,16 +66,31 @@ args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
        -display none -monitor none -nic none
        -kernel "$kernel" -initrd "$initrd"
        -append "console=$console panic=-1 sa.mode=$mode $extra")
-[ $icount = 1 ] && args+=(-icount shift=0,sleep=off)
+if [ $icount = 1 ]; then
+	args+=(-icount "shift=0,sleep=off")
+fi
 
-log "booting $(basename "$kernel") under QEMU/TCG (mode $mode, $smp CPUs, ${mem} MB)"
+kname=$(basename "$kernel") ic=""
+[ $icount = 0 ] || ic=", icount"
+log "booting ${kname#vmlinuz-} (mode $mode) under QEMU ($accel, $smp CPUs, ${mem} MB$ic), timeout $tmo s"
 start=$(date +%s)
 rc=0
 if [ "$mode" = shell ]; then
 	args=("${args[@]/file:$out\/console.log/mon:stdio}")
 	"$qemu" "${args[@]}" || rc=$?
 else
-	timeout "$tmo" "$qemu" "${args[@]}" </dev/null || rc=$?
+	timeout "$tmo" "$qemu" "${args[@]}" </dev/null &
+	qpid=$!
+	# Interrupted or failing here: take the guest down too.
+	trap 'kill "$qpid" 2>/dev/null || true' EXIT
+	if [ "$mode" = demo ]; then
+		# The guest's output as it comes; tail ends with QEMU.
+		tail -n +1 -s 0.2 -f --pid="$qpid" "$out/console.log" |
+			sed -u -n '/^SA_LOADED/,/^SA_TAINT=/p' |
+			grep --line-buffered -Ev '^\[ *[0-9]+\.[0-9]+\]|^SA_' || true
+	fi
+	wait "$qpid" || rc=$?
+	trap - EXIT
 fi
 log "guest finished in $(( $(date +%s) - start )) s"
 [ $rc -ne 124 ] || die "guest timed out after $tmo s (see $out/console.log)"
@@ -76,7 +100,3 @@ if [ "$arch" = arm64 ]; then
 fi
 grep -q '^SA_TAINT=' "$out/console.log" ||
 	die "guest did not finish (see $out/console.log)"
-if [ "$mode" = demo ]; then
-	sed -n '/^SA_LOADED/,/^SA_TAINT=/p' "$out/console.log" |
-		grep -Ev '^\[ *[0-9]+\.[0-9]+\]|^SA_'
-fi
