@@ -14,6 +14,8 @@
 # row:    one row of the matrix.
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
+# KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
+# shellcheck disable=SC2153
 set -eEuo pipefail
 . "$(dirname "$0")/lib.sh"
 # Say what failed: a row's log would otherwise just stop.
@@ -59,6 +61,7 @@ kmake() {
 		local root
 		root=$("$SA_ROOT/scripts/mkchroot.sh" "$SUITE" --print)
 		mkdir -p "$root$SA_ROOT"
+		# shellcheck disable=SC2016 # (expanded by the inner sh)
 		unshare --mount sh -c '
 			mount --bind "$1" "$2$1" && mount -t proc proc "$2/proc" &&
 			shift 2 && exec chroot "$@"' \
