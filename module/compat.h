@@ -21,11 +21,14 @@
 /* For cache allocations when the kernel does not say which cache. */
 #define SA_CACHE_UNKNOWN ((const struct kmem_cache *)1UL)
 
-/* The core's entry points (slab_account.c). */
-void sa_account_alloc(unsigned long call_site, const void *ptr,
-		      size_t bytes_req, size_t bytes_alloc,
-		      const struct kmem_cache *s);
-void sa_account_free(unsigned long call_site, const void *ptr);
+/*
+ * The core's entry points, defined in the file that includes this one
+ * (slab_account.c), so that they are inlined into the probes.
+ */
+static void sa_account_alloc(unsigned long call_site, const void *ptr,
+			     size_t bytes_req, size_t bytes_alloc,
+			     const struct kmem_cache *s);
+static void sa_account_free(unsigned long call_site, const void *ptr);
 
 /*
  * Eras, told apart by Kbuild's compile probes (SA_TP_*), not by versions:

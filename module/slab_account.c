@@ -61,20 +61,34 @@ enum sa_site_type {
 	SA_TYPE_MULTI	= BIT(2),	/* several caches */
 };
 
+/*
+ * The counters run from the moment the site is first seen; a reset only
+ * records where they stood (the base_* fields, written under sa_ctl_lock)
+ * and the file shows the difference.  Live objects are allocs - frees.
+ */
 struct sa_site {
 	unsigned long call_site;
+	unsigned long type;		/* enum sa_site_type bits */
+	const struct kmem_cache *cache;	/* first cache seen, compared only */
 	atomic64_t allocs;
 	atomic64_t frees;
 	atomic64_t bytes_alloc;
 	atomic64_t bytes_req;
 	atomic64_t live_alloc;
 	atomic64_t live_req;
-	atomic64_t live_objs;
-	atomic64_t peak;
-	unsigned long type;		/* enum sa_site_type bits */
-	const struct kmem_cache *cache;	/* first cache seen, compared only */
-	char name[SA_NAME_LEN];		/* its name, copied */
+	atomic64_t peak;		/* of live_alloc, since the last reset */
+	u64 base_allocs;
+	u64 base_frees;
+	u64 base_alloc;
+	u64 base_req;
+	char name[SA_NAME_LEN];		/* the cache's name, copied */
+	u32 idx;			/* its index in sa_sites */
 	int ready;			/* published in the hash */
+};
+
+/* What the file shows of a site: one consistent-enough reading. */
+struct sa_site_view {
+	u64 allocs, frees, total, req, live, live_req, objs, peak;
 };
 
 struct sa_bucket {
@@ -95,22 +109,22 @@ struct sa_stats {
 	u64 missed;		/* allocation of a pointer still in the table */
 	u64 dropped_objs;	/* object table full */
 	u64 dropped_sites;	/* call-site table full */
-	u64 inserts;		/* objects put in the table (never reset) */
-	u64 removes;		/* objects taken out (never reset) */
 };
 
 static DEFINE_PER_CPU(struct sa_stats, sa_stats);
 static DEFINE_PER_CPU(int, sa_spare_site) = -1;
 
 static struct sa_site *sa_sites;
-static u32 *sa_site_hash;
+static struct sa_site **sa_site_hash;	/* open addressing, NULL = free */
 static unsigned int sa_site_cap;
 static unsigned int sa_site_hash_bits;
+static unsigned int sa_site_hash_shift;	/* 64 - sa_site_hash_bits */
 static atomic_t sa_nr_sites = ATOMIC_INIT(0);
 
 static struct sa_bucket *sa_buckets;
 static struct sa_objval *sa_vals;
 static unsigned int sa_bucket_bits;
+static unsigned int sa_bucket_shift;	/* 64 - sa_bucket_bits */
 
 static size_t sa_table_bytes;
 
@@ -121,6 +135,12 @@ static struct sa_stats sa_base;	/* totals at the last reset */
 
 /* ---- call-site table ------------------------------------------------ */
 
+/* hash_64() with its shift worked out once, at load time. */
+static __always_inline u32 sa_hash(unsigned long key, unsigned int shift)
+{
+	return (u64)key * GOLDEN_RATIO_64 >> shift;
+}
+
 static inline struct sa_site *sa_site_at(u32 idx)
 {
 	return &sa_sites[idx];
@@ -128,7 +148,7 @@ static inline struct sa_site *sa_site_at(u32 idx)
 
 static inline bool sa_site_ready(struct sa_site *e)
 {
-	/* Published entries only; pairs with the release in sa_site_get(). */
+	/* Published entries only; pairs with the release in sa_site_get_slow(). */
 	return smp_load_acquire(&e->ready);
 }
 
@@ -159,14 +179,14 @@ static int sa_site_reserve(void)
 	return atomic_fetch_add_unless(&sa_nr_sites, 1, sa_site_cap);
 }
 
-static struct sa_site *sa_site_get(unsigned long call_site,
-				   const struct kmem_cache *s)
+/* Find or add the entry of @call_site, starting at hash slot @h. */
+static noinline struct sa_site *sa_site_get_slow(unsigned long call_site,
+						 const struct kmem_cache *s,
+						 u32 h)
 {
 	u32 mask = (1U << sa_site_hash_bits) - 1;
-	u32 h = hash_long(call_site, sa_site_hash_bits);
-	struct sa_site *e;
+	struct sa_site *e, *v;
 	int idx = -1;
-	u32 v;
 
 	for (;;) {
 		/* Pairs with the cmpxchg publishing a fully built entry. */
@@ -181,28 +201,40 @@ static struct sa_site *sa_site_get(unsigned long call_site,
 				e = sa_site_at(idx);
 				memset(e, 0, sizeof(*e));
 				e->call_site = call_site;
+				e->idx = idx;
 				sa_site_set_cache(e, s);
 			}
-			if (!cmpxchg(&sa_site_hash[h], 0, idx + 1)) {
-				e = sa_site_at(idx);
+			e = sa_site_at(idx);
+			if (!cmpxchg(&sa_site_hash[h], NULL, e)) {
 				/* For /proc readers: the entry is complete. */
 				smp_store_release(&e->ready, 1);
 				return e;
 			}
 			continue;	/* lost the slot: look at the winner */
 		}
-		e = sa_site_at(v - 1);
-		if (e->call_site == call_site) {
+		if (v->call_site == call_site) {
 			/* Keep a reserved entry for this CPU's next new site. */
 			if (idx >= 0)
 				this_cpu_cmpxchg(sa_spare_site, -1, idx);
-			return e;
+			return v;
 		}
 		h = (h + 1) & mask;
 	}
 }
 
-static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+/* The site of @call_site when it is at its hash slot, else NULL. */
+static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
+						      u32 h)
+{
+	/* Pairs with the cmpxchg publishing a fully built entry. */
+	struct sa_site *e = smp_load_acquire(&sa_site_hash[h]);
+
+	if (likely(e) && likely(e->call_site == call_site))
+		return e;
+	return NULL;
+}
+
+static noinline void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 {
 	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
 
@@ -222,17 +254,11 @@ static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
 }
 
-static void sa_site_alloc(struct sa_site *e, u32 bytes_alloc, u32 bytes_req)
+/* Raise the peak of @e to @live if it is higher. */
+static noinline void sa_site_peak(struct sa_site *e, s64 live)
 {
-	s64 live, peak;
+	s64 peak = atomic64_read(&e->peak);
 
-	atomic64_inc(&e->allocs);
-	atomic64_add(bytes_alloc, &e->bytes_alloc);
-	atomic64_add(bytes_req, &e->bytes_req);
-	atomic64_add(bytes_req, &e->live_req);
-	atomic64_inc(&e->live_objs);
-	live = atomic64_add_return(bytes_alloc, &e->live_alloc);
-	peak = atomic64_read(&e->peak);
 	while (live > peak) {
 		s64 old = atomic64_cmpxchg(&e->peak, peak, live);
 
@@ -242,42 +268,46 @@ static void sa_site_alloc(struct sa_site *e, u32 bytes_alloc, u32 bytes_req)
 	}
 }
 
-static void sa_site_free(struct sa_site *e, u32 bytes_alloc, u32 bytes_req)
+/* Count an allocation; returns the site's live bytes after it. */
+static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
+					       u32 bytes_alloc, u32 bytes_req)
 {
-	atomic64_inc(&e->frees);
+	atomic64_inc(&e->allocs);
+	atomic64_add(bytes_alloc, &e->bytes_alloc);
+	atomic64_add(bytes_req, &e->bytes_req);
+	atomic64_add(bytes_req, &e->live_req);
+	return atomic64_add_return(bytes_alloc, &e->live_alloc);
+}
+
+static __always_inline void sa_site_alloc(struct sa_site *e, u32 bytes_alloc,
+					  u32 bytes_req)
+{
+	s64 live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+
+	if (unlikely(live > atomic64_read(&e->peak)))
+		sa_site_peak(e, live);
+}
+
+static __always_inline void sa_site_free(struct sa_site *e, u32 bytes_alloc,
+					 u32 bytes_req)
+{
 	atomic64_sub(bytes_alloc, &e->live_alloc);
 	atomic64_sub(bytes_req, &e->live_req);
-	atomic64_dec(&e->live_objs);
+	atomic64_inc(&e->frees);
 }
 
 /* ---- object table ---------------------------------------------------- */
 
+/*
+ * An object lives in its home bucket (by hash of the pointer) or, when
+ * that is full, in one of the SA_PROBE_BUCKETS - 1 buckets after it; the
+ * home bucket's spill counts those, so that a lookup in the common case
+ * reads one cache line.  A slot is claimed by a cmpxchg from 0 to
+ * SA_KEY_BUSY, its value written, and then the key published (release).
+ */
 static inline struct sa_bucket *sa_bucket_at(u32 b)
 {
 	return &sa_buckets[b & ((1U << sa_bucket_bits) - 1)];
-}
-
-/* Find the slot of @key: returns slot number or -1; *home_hops = spill. */
-static long sa_obj_find(unsigned long key, unsigned int *hops)
-{
-	u32 home = hash_long(key, sa_bucket_bits);
-	unsigned int i, j;
-
-	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
-		struct sa_bucket *b = sa_bucket_at(home + i);
-
-		for (j = 0; j < SA_BUCKET_KEYS; j++) {
-			/* Pairs with the release publishing the key. */
-			if (smp_load_acquire(&b->key[j]) == key) {
-				*hops = i;
-				return (long)(b - sa_buckets) *
-				       SA_BUCKET_KEYS + j;
-			}
-		}
-		if (!i && !atomic_long_read(&b->spill))
-			break;
-	}
-	return -1;
 }
 
 static inline unsigned long *sa_key_of(long slot)
@@ -285,103 +315,259 @@ static inline unsigned long *sa_key_of(long slot)
 	return &sa_buckets[slot / SA_BUCKET_KEYS].key[slot % SA_BUCKET_KEYS];
 }
 
-/* Returns false when the table has no slot: the object is not tracked. */
-static bool sa_obj_insert(unsigned long key, u32 site,
-			  u32 bytes_alloc, u32 bytes_req)
+/* Index of @key in @b, or SA_BUCKET_KEYS. */
+static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
+						   unsigned long key)
 {
-	u32 home = hash_long(key, sa_bucket_bits);
-	struct sa_objval *val;
-	unsigned int i, j;
-	long slot;
+	unsigned int j;
 
-	slot = sa_obj_find(key, &i);
-	if (slot >= 0) {
-		/* Its free was never reported: charge it to its site now. */
-		val = &sa_vals[slot];
-		sa_site_free(sa_site_at(val->site), val->bytes_alloc,
-			     val->bytes_req);
-		this_cpu_inc(sa_stats.missed);
-		this_cpu_inc(sa_stats.removes);
-		this_cpu_inc(sa_stats.inserts);
-		val->site = site;
-		val->bytes_alloc = bytes_alloc;
-		val->bytes_req = bytes_req;
-		return true;
+	/* Unrolled: the whole bucket is read for every allocation. */
+#pragma GCC unroll 8
+	for (j = 0; j < SA_BUCKET_KEYS; j++) {
+		/* A torn or stale key cannot equal a pointer being looked up. */
+		if (data_race(b->key[j]) == key) {
+			/* The value was written before the key: see it. */
+			smp_rmb();
+			break;
+		}
 	}
+	return j;
+}
+
+/* Slots are numbered bucket * SA_BUCKET_KEYS + index; -1 is none. */
+static inline long sa_slot_at(u32 h, unsigned int j)
+{
+	return (long)h * SA_BUCKET_KEYS + j;
+}
+
+static inline long sa_slot(struct sa_bucket *b, unsigned int j)
+{
+	return sa_slot_at(b - sa_buckets, j);
+}
+
+/* The slot of @key in the buckets after its home @home, or -1. */
+static noinline long sa_obj_find_spilled(struct sa_bucket *home,
+					 unsigned long key)
+{
+	u32 h = home - sa_buckets;
+	unsigned int i, j;
+
+	for (i = 1; i < SA_PROBE_BUCKETS; i++) {
+		struct sa_bucket *b = sa_bucket_at(h + i);
+
+		j = sa_bucket_find(b, key);
+		if (j < SA_BUCKET_KEYS)
+			return sa_slot(b, j);
+	}
+	return -1;
+}
+
+/* Claim a free slot for an object homed at @home; -1 when all are full. */
+static long sa_obj_claim(struct sa_bucket *home)
+{
+	u32 h = home - sa_buckets;
+	unsigned int i, j;
 
 	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
-		struct sa_bucket *b = sa_bucket_at(home + i);
+		struct sa_bucket *b = sa_bucket_at(h + i);
 
 		for (j = 0; j < SA_BUCKET_KEYS; j++) {
 			if (READ_ONCE(b->key[j]) ||
 			    cmpxchg(&b->key[j], 0, SA_KEY_BUSY))
 				continue;
 			if (i)
-				atomic_long_inc(&sa_bucket_at(home)->spill);
-			val = &sa_vals[(b - sa_buckets) * SA_BUCKET_KEYS + j];
-			val->site = site;
-			val->bytes_alloc = bytes_alloc;
-			val->bytes_req = bytes_req;
-			/* The value is written before the key is seen. */
-			smp_store_release(&b->key[j], key);
-			this_cpu_inc(sa_stats.inserts);
-			return true;
+				atomic_long_inc(&home->spill);
+			return sa_slot(b, j);
 		}
 	}
-	this_cpu_inc(sa_stats.dropped_objs);
-	return false;
+	return -1;
 }
 
-void sa_account_alloc(unsigned long call_site, const void *ptr,
-		      size_t bytes_req, size_t bytes_alloc,
-		      const struct kmem_cache *s)
+/* An allocation of a pointer still in the table: its free was missed. */
+static noinline void sa_obj_missed(struct sa_objval *val, u32 site,
+				   u32 bytes_alloc, u32 bytes_req)
 {
+	/* Charge the missed free to the site that allocated the object. */
+	sa_site_free(sa_site_at(val->site), val->bytes_alloc, val->bytes_req);
+	this_cpu_inc(sa_stats.missed);
+	sa_site_alloc(sa_site_at(site), bytes_alloc, bytes_req);
+	val->site = site;
+	val->bytes_alloc = bytes_alloc;
+	val->bytes_req = bytes_req;
+}
+
+/*
+ * An allocation, every case: sa_account_alloc() hands over all that is
+ * not the common one before it has changed anything.
+ */
+static noinline void sa_account_alloc_slow(unsigned long call_site,
+					   const void *ptr, size_t bytes_req,
+					   size_t bytes_alloc,
+					   const struct kmem_cache *s)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_objval *val;
+	struct sa_bucket *home;
 	struct sa_site *e;
-	u32 alloc32, req32;
+	u32 alloc32, req32, h;
+	unsigned int j;
+	long slot;
 
-	if (unlikely(!ptr)) {
-		this_cpu_inc(sa_stats.failed);
-		return;
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			this_cpu_inc(sa_stats.failed);
+		return;		/* else kmalloc(0): nothing handed out */
 	}
-	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
-		return;		/* kmalloc(0): nothing handed out */
 
-	e = sa_site_get(call_site, s);
-	if (unlikely(!e))
-		return;
+	h = sa_hash(call_site, sa_site_hash_shift);
+	e = sa_site_lookup(call_site, h);
+	if (unlikely(!e)) {
+		e = sa_site_get_slow(call_site, s, h);
+		if (unlikely(!e))
+			return;		/* call-site table full */
+	}
 	if (unlikely(!(READ_ONCE(e->type) & (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
 		     (s && s != READ_ONCE(e->cache))))
 		sa_site_note_type(e, s);
 
-	/* Sizes of slab objects and large kmallocs fit in 32 bits. */
-	alloc32 = min_t(size_t, bytes_alloc, U32_MAX);
-	req32 = min_t(size_t, bytes_req, U32_MAX);
-	/* A dropped object is in no row: its free could never be charged. */
-	if (sa_obj_insert((unsigned long)ptr, e - sa_sites, alloc32, req32))
-		sa_site_alloc(e, alloc32, req32);
+	/*
+	 * What was handed out is at most KMALLOC_MAX_SIZE (see sa_init()),
+	 * so both sizes fit in 32 bits.
+	 */
+	alloc32 = bytes_alloc;
+	req32 = bytes_req;
+
+	/* One pass over the home bucket: is the pointer still tracked? */
+	h = sa_hash(key, sa_bucket_shift);
+	home = &sa_buckets[h];
+	j = sa_bucket_find(home, key);
+	if (unlikely(j < SA_BUCKET_KEYS)) {
+		sa_obj_missed(&sa_vals[sa_slot_at(h, j)], e->idx,
+			      alloc32, req32);
+		return;
+	}
+	if (unlikely(atomic_long_read(&home->spill))) {
+		slot = sa_obj_find_spilled(home, key);
+		if (slot >= 0) {
+			sa_obj_missed(&sa_vals[slot], e->idx, alloc32,
+				      req32);
+			return;
+		}
+	}
+
+	/* Not tracked: the first free slot, the home bucket's first. */
+	slot = sa_obj_claim(home);
+	if (unlikely(slot < 0)) {
+		/* In no row: its free could never be charged. */
+		this_cpu_inc(sa_stats.dropped_objs);
+		return;
+	}
+	/* Counted before the key is seen, so before any free of it. */
+	sa_site_alloc(e, alloc32, req32);
+	val = &sa_vals[slot];
+	val->site = e->idx;
+	val->bytes_alloc = alloc32;
+	val->bytes_req = req32;
+	/* The value is written before the key is seen. */
+	smp_store_release(sa_key_of(slot), key);
 }
 
-void sa_account_free(unsigned long call_site, const void *ptr)
+/*
+ * The common case: a known site of the same kind, the pointer not in the
+ * table, nothing spilled from its home bucket, a free slot there.  No
+ * call but tail calls: the probe needs no registers saved.
+ */
+static __always_inline void sa_account_alloc(unsigned long call_site,
+					     const void *ptr, size_t bytes_req,
+					     size_t bytes_alloc,
+					     const struct kmem_cache *s)
 {
-	struct sa_objval val;
-	unsigned int hops;
-	long slot;
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home;
+	struct sa_objval *val;
+	struct sa_site *e;
+	unsigned int j;
+	s64 live;
+	u32 h;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
-		return;
+		goto slow;
+	e = sa_site_lookup(call_site, sa_hash(call_site, sa_site_hash_shift));
+	if (unlikely(!e) ||
+	    unlikely(!(READ_ONCE(e->type) & (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
+		     (s && s != READ_ONCE(e->cache))))
+		goto slow;
+	h = sa_hash(key, sa_bucket_shift);
+	home = &sa_buckets[h];
+	if (unlikely(sa_bucket_find(home, key) < SA_BUCKET_KEYS) ||
+	    unlikely(atomic_long_read(&home->spill)))
+		goto slow;
+	for (j = 0; j < SA_BUCKET_KEYS; j++)
+		if (!READ_ONCE(home->key[j]))
+			break;
+	if (unlikely(j == SA_BUCKET_KEYS) ||
+	    unlikely(cmpxchg(&home->key[j], 0, SA_KEY_BUSY)))
+		goto slow;
 
-	slot = sa_obj_find((unsigned long)ptr, &hops);
+	/* Counted before the key is seen, so before any free of it. */
+	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+	val = &sa_vals[sa_slot_at(h, j)];
+	val->site = e->idx;
+	val->bytes_alloc = bytes_alloc;
+	val->bytes_req = bytes_req;
+	/* The value is written before the key is seen. */
+	smp_store_release(&home->key[j], key);
+	/* The peak is a maximum: when it is raised does not matter. */
+	if (unlikely(live > atomic64_read(&e->peak)))
+		sa_site_peak(e, live);
+	return;
+slow:
+	sa_account_alloc_slow(call_site, ptr, bytes_req, bytes_alloc, s);
+}
+
+/* A free of a pointer not in its home bucket: spilled, or unknown. */
+static noinline void sa_account_free_slow(const void *ptr)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home = &sa_buckets[sa_hash(key, sa_bucket_shift)];
+	struct sa_objval val;
+	long slot;
+
+	slot = atomic_long_read(&home->spill) ?
+	       sa_obj_find_spilled(home, key) : -1;
 	if (slot < 0) {
 		this_cpu_inc(sa_stats.unknown);
 		return;
 	}
+	atomic_long_dec(&home->spill);
 	val = sa_vals[slot];
-	if (hops)
-		atomic_long_dec(&sa_bucket_at(hash_long((unsigned long)ptr,
-							sa_bucket_bits))->spill);
 	/* The value is read before the slot can be claimed again. */
 	smp_store_release(sa_key_of(slot), 0);
-	this_cpu_inc(sa_stats.removes);
+	sa_site_free(sa_site_at(val.site), val.bytes_alloc, val.bytes_req);
+}
+
+static __always_inline void sa_account_free(unsigned long call_site,
+					    const void *ptr)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home;
+	struct sa_objval val;
+	unsigned int j;
+	u32 h;
+
+	/* kfree(NULL): 0 and SA_KEY_BUSY would match free or busy slots. */
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+	h = sa_hash(key, sa_bucket_shift);
+	home = &sa_buckets[h];
+	j = sa_bucket_find(home, key);
+	if (unlikely(j == SA_BUCKET_KEYS)) {
+		sa_account_free_slow(ptr);
+		return;
+	}
+	val = sa_vals[sa_slot_at(h, j)];
+	/* The value is read before the slot can be claimed again. */
+	smp_store_release(&home->key[j], 0);
 	sa_site_free(sa_site_at(val.site), val.bytes_alloc, val.bytes_req);
 }
 
@@ -400,8 +586,6 @@ static void sa_stats_sum(struct sa_stats *sum)
 		sum->missed += READ_ONCE(c->missed);
 		sum->dropped_objs += READ_ONCE(c->dropped_objs);
 		sum->dropped_sites += READ_ONCE(c->dropped_sites);
-		sum->inserts += READ_ONCE(c->inserts);
-		sum->removes += READ_ONCE(c->removes);
 	}
 }
 
@@ -419,10 +603,10 @@ static void sa_reset(void)
 
 		if (!sa_site_ready(e))
 			continue;
-		atomic64_set(&e->allocs, 0);
-		atomic64_set(&e->frees, 0);
-		atomic64_set(&e->bytes_alloc, 0);
-		atomic64_set(&e->bytes_req, 0);
+		WRITE_ONCE(e->base_allocs, atomic64_read(&e->allocs));
+		WRITE_ONCE(e->base_frees, atomic64_read(&e->frees));
+		WRITE_ONCE(e->base_alloc, atomic64_read(&e->bytes_alloc));
+		WRITE_ONCE(e->base_req, atomic64_read(&e->bytes_req));
 		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
 	}
 	sa_stats_sum(&sa_base);
@@ -455,10 +639,38 @@ static void sa_stop(void)
 
 /* ---- /proc/slab_account ---------------------------------------------- */
 
+/* A site's figures as the file shows them (since the last reset). */
+static void sa_site_view(struct sa_site *e, struct sa_site_view *v)
+{
+	u64 base_allocs = READ_ONCE(e->base_allocs);
+	u64 base_frees = READ_ONCE(e->base_frees);
+	u64 base_alloc = READ_ONCE(e->base_alloc);
+	u64 base_req = READ_ONCE(e->base_req);
+	u64 allocs, frees;
+
+	/* A base is read before the counter it was taken from. */
+	smp_rmb();
+	frees = atomic64_read(&e->frees);
+	/* A free is counted after its alloc: frees first, objs >= 0. */
+	smp_rmb();
+	allocs = atomic64_read(&e->allocs);
+	v->allocs = allocs - base_allocs;
+	v->frees = frees - base_frees;
+	v->objs = allocs - frees;
+	v->total = atomic64_read(&e->bytes_alloc) - base_alloc;
+	v->req = atomic64_read(&e->bytes_req) - base_req;
+	v->live = atomic64_read(&e->live_alloc);
+	v->live_req = atomic64_read(&e->live_req);
+	/* Taken at a reset while allocations went on, it may trail. */
+	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
+}
+
 static bool sa_site_empty(struct sa_site *e)
 {
-	return !atomic64_read(&e->allocs) && !atomic64_read(&e->frees) &&
-	       !atomic64_read(&e->live_objs);
+	struct sa_site_view v;
+
+	sa_site_view(e, &v);
+	return !v.allocs && !v.frees && !v.objs;
 }
 
 /* First printable site at index >= @idx; sets *pos to its position. */
@@ -502,23 +714,29 @@ static void sa_seq_stop(struct seq_file *m, void *v)
 static void sa_seq_header(struct seq_file *m)
 {
 	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
-	u64 allocs = 0, frees = 0, callers = 0;
+	u64 allocs = 0, frees = 0, callers = 0, tracked = 0;
 	unsigned int i, n = sa_nr_sites_now();
+	struct sa_site_view v;
 	struct sa_stats st;
 
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
 
-		if (!sa_site_ready(e) || sa_site_empty(e))
+		if (!sa_site_ready(e))
+			continue;
+		sa_site_view(e, &v);
+		/* Every object in the table is counted at one site. */
+		tracked += v.objs;
+		if (!v.allocs && !v.frees && !v.objs)
 			continue;
 		callers++;
-		total += atomic64_read(&e->bytes_alloc);
-		req += atomic64_read(&e->bytes_req);
-		live += atomic64_read(&e->live_alloc);
-		live_req += atomic64_read(&e->live_req);
-		objs += atomic64_read(&e->live_objs);
-		allocs += atomic64_read(&e->allocs);
-		frees += atomic64_read(&e->frees);
+		total += v.total;
+		req += v.req;
+		live += v.live;
+		live_req += v.live_req;
+		objs += v.objs;
+		allocs += v.allocs;
+		frees += v.frees;
 	}
 	sa_stats_sum(&st);
 
@@ -540,7 +758,7 @@ static void sa_seq_header(struct seq_file *m)
 		   st.dropped_objs - sa_base.dropped_objs);
 	seq_printf(m, "dropped sites: %llu\n",
 		   st.dropped_sites - sa_base.dropped_sites);
-	seq_printf(m, "tracked objects: %llu\n", st.inserts - st.removes);
+	seq_printf(m, "tracked objects: %llu\n", tracked);
 	seq_printf(m, "object capacity: %lu\n",
 		   (unsigned long)SA_BUCKET_KEYS << sa_bucket_bits);
 	seq_printf(m, "call sites: %u\n", n);
@@ -549,37 +767,88 @@ static void sa_seq_header(struct seq_file *m)
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
+/*
+ * @v in decimal, right-aligned in @width columns, then a space, at @p;
+ * returns the end.  A row's nine numbers cost a fraction of seq_printf().
+ */
+static char *sa_put_num(char *p, u64 v, unsigned int width)
+{
+	char tmp[20];
+	unsigned int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = ' ';
+	while (n)
+		*p++ = tmp[--n];
+	*p++ = ' ';
+	return p;
+}
+
+#define SA_ROW_NUMS	(11 + 5 * 8 + 6 + 9 * 21)	/* widths, 9 u64s */
+
+static char *sa_put_str(char *p, const char *str, size_t max)
+{
+	size_t n = strnlen(str, max);
+
+	memcpy(p, str, n);
+	return p + n;
+}
+
 static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 {
-	u64 total = atomic64_read(&e->bytes_alloc);
-	u64 req = atomic64_read(&e->bytes_req);
 	unsigned long type = READ_ONCE(e->type);
-	char af[48], sym[KSYM_SYMBOL_LEN];
+	char row[SA_ROW_NUMS + 8 + SA_NAME_LEN + KSYM_SYMBOL_LEN];
+	char af[44], *p = row, *q;
+	struct sa_site_view v;
+	size_t n;
 
-	snprintf(af, sizeof(af), "%llu/%llu",
-		 (u64)atomic64_read(&e->allocs), (u64)atomic64_read(&e->frees));
-	seq_printf(m, "%11llu %8llu %8llu %8llu %8llu %6llu %8llu %13s ",
-		   total, total - req, req,
-		   (u64)atomic64_read(&e->live_alloc),
-		   (u64)atomic64_read(&e->live_req),
-		   (u64)atomic64_read(&e->live_objs),
-		   (u64)atomic64_read(&e->peak), af);
+	sa_site_view(e, &v);
+	p = sa_put_num(p, v.total, 11);
+	p = sa_put_num(p, v.total - v.req, 8);
+	p = sa_put_num(p, v.req, 8);
+	p = sa_put_num(p, v.live, 8);
+	p = sa_put_num(p, v.live_req, 8);
+	p = sa_put_num(p, v.objs, 6);
+	p = sa_put_num(p, v.peak, 8);
+	/* allocs/frees, right-aligned in 13 columns */
+	q = sa_put_num(af, v.allocs, 0);
+	q[-1] = '/';
+	q = sa_put_num(q, v.frees, 0);
+	n = q - af;		/* with its trailing space */
+	for (; n < 14; n++)
+		*p++ = ' ';
+	memcpy(p, af, q - af);
+	p += q - af;
 
-	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE))
-		seq_puts(m, "mixed ");
-	else if (type & SA_TYPE_MULTI)
-		seq_puts(m, "cache:* ");
-	else if (type & SA_TYPE_CACHE)
-		seq_printf(m, "cache%s%s ", e->name[0] ? ":" : "", e->name);
-	else
-		seq_puts(m, "kmalloc ");
+	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE)) {
+		p = sa_put_str(p, "mixed ", 8);
+	} else if (type & SA_TYPE_MULTI) {
+		p = sa_put_str(p, "cache:* ", 8);
+	} else if (type & SA_TYPE_CACHE) {
+		p = sa_put_str(p, "cache", 8);
+		if (e->name[0]) {
+			*p++ = ':';
+			p = sa_put_str(p, e->name, SA_NAME_LEN - 1);
+		}
+		*p++ = ' ';
+	} else {
+		p = sa_put_str(p, "kmalloc ", 8);
+	}
 
 	/* %pS falls back to a raw address; then obey kptr_restrict. */
-	sprint_symbol(sym, e->call_site);
-	if (!strncmp(sym, "0x", 2))
+	sprint_symbol(p, e->call_site);
+	if (!strncmp(p, "0x", 2)) {
+		seq_write(m, row, p - row);
 		seq_printf(m, "%pK\n", (void *)e->call_site);
-	else
-		seq_printf(m, "%s\n", sym);
+		return;
+	}
+	p += strlen(p);
+	*p++ = '\n';
+	seq_write(m, row, p - row);
 }
 
 static int sa_seq_show(struct seq_file *m, void *v)
@@ -685,21 +954,23 @@ static int sa_alloc_tables(void)
 
 	nbuckets = roundup_pow_of_two(DIV_ROUND_UP(objs, SA_BUCKET_KEYS));
 	sa_bucket_bits = max(ilog2(nbuckets), 1);
+	sa_bucket_shift = 64 - sa_bucket_bits;
 	nbuckets = 1UL << sa_bucket_bits;
 	sa_site_cap = sites;
 	sa_site_hash_bits = ilog2(roundup_pow_of_two(sites * 2));
+	sa_site_hash_shift = 64 - sa_site_hash_bits;
 
 	sa_table_bytes = nbuckets * sizeof(struct sa_bucket) +
 			 nbuckets * SA_BUCKET_KEYS * sizeof(struct sa_objval) +
 			 sites * sizeof(struct sa_site) +
-			 (sizeof(u32) << sa_site_hash_bits);
+			 (sizeof(*sa_site_hash) << sa_site_hash_bits);
 
 	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
 	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
 					sizeof(struct sa_objval)));
 	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
 	sa_site_hash = sa_zalloc(array_size(1UL << sa_site_hash_bits,
-					    sizeof(u32)));
+					    sizeof(*sa_site_hash)));
 	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_hash) {
 		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
 		       sa_table_bytes, objs, sites);
@@ -714,6 +985,9 @@ static struct proc_dir_entry *sa_proc;
 static int __init sa_init(void)
 {
 	int ret;
+
+	/* The object table keeps sizes in 32 bits. */
+	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
 
 	ret = sa_alloc_tables();
 	if (ret)

@@ -21,14 +21,14 @@
 static DEFINE_PER_CPU(unsigned long, sa_floor_allocs);
 static DEFINE_PER_CPU(unsigned long, sa_floor_frees);
 
-void sa_account_alloc(unsigned long call_site, const void *ptr,
-		      size_t bytes_req, size_t bytes_alloc,
-		      const struct kmem_cache *s)
+static void sa_account_alloc(unsigned long call_site, const void *ptr,
+			     size_t bytes_req, size_t bytes_alloc,
+			     const struct kmem_cache *s)
 {
 	this_cpu_inc(sa_floor_allocs);
 }
 
-void sa_account_free(unsigned long call_site, const void *ptr)
+static void sa_account_free(unsigned long call_site, const void *ptr)
 {
 	this_cpu_inc(sa_floor_frees);
 }
