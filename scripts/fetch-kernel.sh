@@ -46,7 +46,7 @@ fi
 optstr=$(sa_apt_opts "$suite" "$arch")
 read -r -a opts <<< "$optstr"
 log "resolving the current $suite kernel ($arch, $flavour)"
-if ! upd=$(apt-get "${opts[@]}" update 2>&1) || grep -q '^[WE]: Failed to fetch' <<< "$upd"; then
+if ! upd=$(sa_apt_update "$suite" "$arch" "${opts[@]}") || grep -q '^[WE]: Failed to fetch' <<< "$upd"; then
 	if [ -f "$envf" ]; then
 		log "the mirror cannot be reached: using the cached kernel"
 		exit 0
@@ -103,7 +103,7 @@ host_arch=$(dpkg --print-architecture)
 if [ "$arch" != "$host_arch" ]; then
 	hoptstr=$(sa_apt_opts "$suite" "$host_arch")
 	read -r -a hopts <<< "$hoptstr"
-	apt-get -qq "${hopts[@]}" update >/dev/null 2>&1 || true
+	sa_apt_update "$suite" "$host_arch" -qq "${hopts[@]}" >/dev/null || true
 	log "($kbuild for $host_arch: kbuild runs on this machine)"
 	download "$kbuild" "$stage/debs" "${hopts[@]}"
 else

@@ -9,6 +9,8 @@
 #                      (from /etc/apt, or $SA_APT_ETC)
 #   sa_apt_opts S A    prints apt options for a private apt set-up of suite
 #                      S, architecture A, under $SA_CACHE/apt/S-A
+#   sa_apt_update S A OPTS...  apt-get OPTS update of that set-up, one at a
+#                      time (rows run in parallel share the lists)
 
 SA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SA_CACHE=${SA_CACHE:-$SA_ROOT/.cache}
@@ -91,4 +93,11 @@ sa_apt_opts() {
 	     "-o Dir::Cache=$dir -o APT::Architecture=$arch" \
 	     "-o APT::Architectures=$arch -o Debug::NoLocking=1" \
 	     "-o APT::Sandbox::User=root"
+}
+
+sa_apt_update() {
+	local lock="$SA_CACHE/apt/$1-$2.lock"
+	shift 2
+	mkdir -p "$SA_CACHE/apt"
+	flock "$lock" apt-get "$@" update 2>&1
 }
