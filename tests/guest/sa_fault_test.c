@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,6 +93,154 @@ TEST_F(unloaded, table_allocation_failure)
 	EXPECT_TRUE(gone());
 	ksft_print_msg("report: fault: max_objects=67108864 with %ld MiB of RAM: %s\n",
 		       pages * psz >> 20, err ? strerror(err) : "loaded");
+}
+
+#define FAILSLAB "/sys/kernel/debug/failslab"
+/* Console markers, known to scripts/check-boot.sh. */
+#define SA_FAILNTH_BEGIN "sa_fault_test: fail-nth begin"
+#define SA_FAILNTH_END "sa_fault_test: fail-nth end"
+
+/* Read a small debugfs/proc value into @buf (NUL-terminated, no '\n'). */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Count this module's init error messages in /dev/kmsg after @fd's mark. */
+static void count_init_errors(int fd, unsigned long *tables,
+			      unsigned long *proc, unsigned long *probes)
+{
+	char rec[2048];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if (strstr(rec, "slab_account: cannot allocate"))
+			(*tables)++;
+		else if (strstr(rec, "slab_account: cannot create /proc"))
+			(*proc)++;
+		else if (strstr(rec, "slab_account: cannot register kmem"))
+			(*probes)++;
+	}
+}
+
+/*
+ * Every slab allocation of an insmod failed in turn, where the kernel
+ * has fault injection (CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB: the debug
+ * kernel; Debian's kernels have neither): /proc/thread-self/fail-nth = N
+ * fails the Nth allocation of the finit_module() call, for N = 1, 2, ...
+ * until the call no longer reaches N.  Every failed load must leave
+ * nothing behind; the module's messages show which of its own error
+ * paths ran (tables, /proc, probe registration and its rollback).
+ * Allocation-failure warnings of the kernel's own code are expected.
+ * KASAN, lockdep and kmemleak watch the rollbacks on the debug kernel.
+ * SA_REQUIRE_FAILSLAB=1 makes a kernel without fault injection a failure.
+ */
+TEST_F_TIMEOUT(unloaded, init_fails_at_every_allocation, 280)
+{
+	const char *req = getenv("SA_REQUIRE_FAILSLAB");
+	static const char * const knobs[] = {
+		FAILSLAB "/ignore-gfp-wait", FAILSLAB "/verbose",
+	};
+	static const char * const set[] = { "N", "0" };
+	char old[2][32], path[4096], nth[32];
+	unsigned long n, failed = 0, loaded_anyway = 0;
+	unsigned long tables = 0, proc = 0, probes = 0, errs[3] = { 0 };
+	int kmsg, fnfd, done = 0;
+
+	if (access("/sys/kernel/debug/failslab", F_OK))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (access("/proc/thread-self/fail-nth", F_OK) ||
+	    access(FAILSLAB, F_OK)) {
+		ASSERT_FALSE(req && !strcmp(req, "1"))
+			TH_LOG("SA_REQUIRE_FAILSLAB=1 but no fail-nth/failslab");
+		ksft_print_msg("report: fault: no fault injection in this kernel (fail-nth, failslab): init failures are covered by max_objects=2^26 only\n");
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, read_small(knobs[i], old[i], sizeof(old[i])));
+		ASSERT_EQ(0, sa_write(knobs[i], set[i], strlen(set[i])));
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, kmsg);
+	lseek(kmsg, 0, SEEK_END);
+	/*
+	 * The kernel's own allocations in finit_module() warn when they
+	 * fail (warn_alloc: a stack dump); check-boot.sh accepts those
+	 * between these two lines, and nothing else.
+	 */
+	sa_write("/dev/kmsg", SA_FAILNTH_BEGIN, strlen(SA_FAILNTH_BEGIN));
+	snprintf(path, sizeof(path), "%s/slab_account.ko", sa_ko_dir());
+
+	fnfd = open("/proc/thread-self/fail-nth", O_RDWR);
+	ASSERT_LE(0, fnfd);
+	for (n = 1; n < 5000 && !done; n++) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0, left;
+		ssize_t len;
+
+		ASSERT_LE(0, fd);
+		len = snprintf(nth, sizeof(nth), "%lu", n);
+		ASSERT_EQ(len, pwrite(fnfd, nth, len, 0));
+		if (syscall(SYS_finit_module, fd, "", 0))
+			err = errno;
+		len = pread(fnfd, nth, sizeof(nth) - 1, 0);
+		ASSERT_LT(0, len);
+		nth[len] = '\0';
+		left = atoi(nth);
+		ASSERT_EQ(1, pwrite(fnfd, "0", 1, 0));
+		close(fd);
+		if (!err) {
+			/* Loaded: the call did not reach N, or survived it. */
+			if (left)
+				done = 1;
+			else
+				loaded_anyway++;
+			ASSERT_TRUE(sa_module_loaded("slab_account"));
+			ASSERT_EQ(0, access(SA_PROC, R_OK));
+			ASSERT_EQ(0, sa_module_unload("slab_account"));
+			continue;
+		}
+		failed++;
+		errs[err == ENOMEM ? 0 : err == EFAULT ? 1 : 2]++;
+		ASSERT_EQ(0, left) TH_LOG("N=%lu failed (%s) without an injected fault",
+					  n, strerror(err));
+		ASSERT_TRUE(gone()) TH_LOG("left behind after failing allocation %lu (%s)",
+					   n, strerror(err));
+	}
+	close(fnfd);
+	sa_write("/dev/kmsg", SA_FAILNTH_END, strlen(SA_FAILNTH_END));
+	for (int i = 0; i < 2; i++)
+		sa_write(knobs[i], old[i], strlen(old[i]));
+	count_init_errors(kmsg, &tables, &proc, &probes);
+	close(kmsg);
+	ASSERT_TRUE(done) TH_LOG("still failing after %lu allocations", n);
+
+	ksft_print_msg("report: fault: insmod with each of its %lu slab allocations failed in turn: %lu failed cleanly (ENOMEM %lu, EFAULT %lu, other %lu), %lu loaded anyway; slab_account's init error paths: tables %lu, /proc %lu, probes %lu\n",
+		       n - 2, failed, errs[0], errs[1], errs[2],
+		       loaded_anyway, tables, proc, probes);
+	/*
+	 * Its allocations are reached on every run; which N hits which one
+	 * shifts when debug code (debugobjects refilling its pool, say)
+	 * allocates now and then, so the /proc failure can be skipped.
+	 */
+	EXPECT_LE(1, tables);
+	EXPECT_LE(1, probes);
+	/* And it still works: a load that counts. */
+	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+	ASSERT_EQ(0, access(SA_PROC, R_OK));
 }
 
 /* Hold @n pipes open (2n descriptors); returns how many were opened. */

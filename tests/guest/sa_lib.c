@@ -260,6 +260,57 @@ int sa_truth_read_file(const char *path, struct sa_truth *t, int max,
 	return n;
 }
 
+/* A cache's stride; 0 if unknown (no SLUB sysfs, no such cache). */
+static unsigned long long slab_stride(const char *cache)
+{
+	char path[256], *text, *end;
+	unsigned long long v;
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/slab_size", cache);
+	if (sa_read_file(path, &text, NULL))
+		return 0;
+	v = strtoull(text, &end, 10);
+	if (end == text)
+		v = 0;
+	free(text);
+	return v;
+}
+
+int sa_slab_metadata(void)
+{
+	unsigned long long st = slab_stride("kmalloc-128");
+
+	return st && st != 128;
+}
+
+int sa_truth_to_stride(struct sa_truth *t, const char *cache)
+{
+	unsigned long long ks, st;
+	char name[64];
+
+	if (!t->allocs)
+		return 0;
+	if (t->total % t->allocs || (t->objs && t->live % t->objs))
+		return -1;
+	ks = t->total / t->allocs;
+	if (t->objs && t->live / t->objs != ks)
+		return -1;
+	if (cache)
+		snprintf(name, sizeof(name), "%s", cache);
+	else if (ks > 8192)
+		return 0;		/* from the page allocator */
+	else if (ks >= 1024)
+		snprintf(name, sizeof(name), "kmalloc-%lluk", ks / 1024);
+	else
+		snprintf(name, sizeof(name), "kmalloc-%llu", ks);
+	st = slab_stride(name);
+	if (!st)
+		return 0;
+	t->total = t->allocs * st;
+	t->live = t->objs * st;
+	return 0;
+}
+
 const char *sa_ko_dir(void)
 {
 	const char *d = getenv("SA_KO_DIR");

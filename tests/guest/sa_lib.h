@@ -63,6 +63,20 @@ int sa_truth_read(struct sa_truth *t, int max, int *online_cpus);
 int sa_truth_read_file(const char *path, struct sa_truth *t, int max,
 		       int *online_cpus);
 
+/*
+ * The kmem tracepoints report as bytes allocated the stride of the
+ * object's cache (/sys/kernel/slab/<cache>/slab_size): ksize() plus the
+ * metadata the slab keeps by each object under KASAN or slub_debug, and
+ * ksize() itself otherwise.  sa_slab_metadata(): does this kernel keep
+ * such metadata (kmalloc-128's stride is not 128)?
+ * sa_truth_to_stride(): turns the ksize() books of a site whose objects
+ * all have one size (each of sa_test's) into the tracepoints' figures;
+ * @cache is its kmem_cache's name, NULL for kmalloc.  0, or -1 if the
+ * site's objects do not all have one size.
+ */
+int sa_slab_metadata(void);
+int sa_truth_to_stride(struct sa_truth *t, const char *cache);
+
 /* Directory holding slab_account.ko and sa_test.ko ($SA_KO_DIR). */
 const char *sa_ko_dir(void);
 /* finit_module() of @name.ko from sa_ko_dir(); 0 or an errno. */
