@@ -7,6 +7,8 @@
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
 #   make check               every test, every kernel of the matrix (CI)
 #   make matrix              the kernel matrix only
+#   make debug-check         the suite and the stress on a KASAN/lockdep/kmemleak
+#                            build of Debian's 6.1 (scripts/debug-kernel.sh)
 #   make bench               the overhead benchmark in QEMU (table + build/bench/results.json)
 #
 # For a board: make KDIR=<its headers> ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
@@ -39,6 +41,9 @@ check:
 matrix:
 	scripts/ci.sh matrix
 
+debug-check:
+	scripts/ci.sh debug
+
 bench:
 	scripts/bench.sh
 
@@ -50,4 +55,4 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo check matrix bench clean
+.PHONY: all module reader install demo check matrix debug-check bench clean

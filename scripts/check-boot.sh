@@ -1,11 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-boot.sh DIR: judges a test boot from DIR/console.log and
+# check-boot.sh [--debug] DIR: judges a test boot from DIR/console.log and
 # DIR/ktap.log (as run-qemu.sh leaves them).  Fails (exit 1, quoting the
 # offending lines) on:
 #   - a kernel splat on the console: BUG: WARNING: Oops "Call Trace"
-#     "Kernel panic";
+#     "Kernel panic" "kernel BUG at" "general protection fault", SLUB's
+#     "BUG <cache> (<taint>): ...", ODEBUG: UBSAN:, kmemleak disabling
+#     itself (KASAN reports are "BUG: KASAN: ...", lockdep's and
+#     DEBUG_ATOMIC_SLEEP's "WARNING: possible ...", "WARNING: inconsistent
+#     lock state", "BUG: sleeping function called from invalid context");
+#     only the stack dump of an allocation-failure report while
+#     sa_fault_test injects failures (between its "sa_fault_test: fail-nth
+#     begin" and "... end" markers) is expected;
+#   - on a debug kernel (init.sh's lines after the tests): lockdep turned
+#     off (SA_DEBUG_LOCKS=0), one of our modules that rmmod refused before
+#     the kmemleak scan, a failed scan, or a suspected leak whose
+#     allocation backtrace involves our modules (slab_account, sa_test,
+#     sa_stress, sa_bench, sa_floor; or an address no symbol resolves any
+#     more, i.e. a module unloaded since: only ours are loaded in these
+#     guests).  Other leaks (the base kernel's; kmemleak is a heuristic)
+#     are listed, not failed.  With --debug the kernel must be one:
+#     "KernelAddressSanitizer initialized", SA_DEBUG_LOCKS= and
+#     SA_KMEMLEAK= lines are required;
 #   - slab_account not loaded (no SA_LOADED), no SA_TAINT= line (the guest
 #     did not finish), or the W taint (512) in it (O 4096 and E 8192 are
 #     expected for an unsigned out-of-tree module);
@@ -18,7 +35,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-dir=${1:?usage: check-boot.sh DIR}
+debug=0
+if [ "${1:-}" = --debug ]; then
+	debug=1
+	shift
+fi
+dir=${1:?usage: check-boot.sh [--debug] DIR}
 con="$dir/console.log" ktap="$dir/ktap.log"
 [ -f "$con" ] || die "no $con"
 [ -f "$ktap" ] || die "no $ktap"
@@ -26,17 +48,77 @@ fail=0
 bad() { log "FAIL: $*"; fail=1; }
 quote() { head -n 40 | sed 's/^/    /' >&2; }
 
-splat='BUG:|WARNING:|Oops|Call Trace|Kernel panic'
-if grep -qE "$splat" "$con"; then
+splat='BUG:|WARNING:|Oops|Call Trace|Kernel panic|kernel BUG at|general protection fault'
+splat+='|BUG [^ ]+ \((Not t|T)ainted|ODEBUG:|UBSAN:|kmemleak: .*(disabled|[Pp]ool empty)'
+# The console with line numbers, less what is judged elsewhere or expected:
+# kmemleak's report (below; its hex dumps are arbitrary bytes), and the
+# stack dumps of allocation-failure reports (warn_alloc: "vmalloc error:"
+# or "page allocation failure:", then "Call Trace") while sa_fault_test
+# injects failures (between its fail-nth begin/end console markers); any
+# other splat there still counts.
+checked=$(tr -d '\r' < "$con" | awk '
+	/sa_fault_test: fail-nth begin/ { win = 1 }
+	/sa_fault_test: fail-nth end/ { win = 0 }
+	win && /(vmalloc error|page allocation failure): / { until = NR + 6; n++ }
+	/Call Trace/ && NR <= until { until = 0; next }
+	/^SA_KMEMLEAK: / { next }
+	{ print NR ":" $0 }
+	END { print "SA_INJECTED_ALLOC_FAILURES=" n + 0 }')
+injected=$(sed -n 's/^SA_INJECTED_ALLOC_FAILURES=//p' <<< "$checked")
+if grep -qE "$splat" <<< "$checked"; then
 	bad "kernel splat on the console ($con):"
-	tr -d '\r' < "$con" | grep -nE "$splat" | quote
+	grep -E "$splat" <<< "$checked" | quote
 fi
+[ "$injected" = 0 ] ||
+	log "$injected allocation-failure reports during sa_fault_test's injection (expected)"
 grep -q '^SA_LOADED' "$con" || bad "slab_account.ko did not load"
 taint=$(tr -d '\r' < "$con" | sed -n 's/^SA_TAINT=\([0-9]*\).*/\1/p' | tail -n 1)
 if [ -z "$taint" ]; then
 	bad "no taint report (guest did not finish)"
 elif [ $((taint & 512)) -ne 0 ]; then
 	bad "kernel taint $taint has W (512: a warning was issued)"
+fi
+
+# The debug kernel's checks (scripts/init.sh's debug_report).
+locks=$(tr -d '\r' < "$con" | sed -n 's/^SA_DEBUG_LOCKS=//p' | tail -n 1)
+leaks=$(tr -d '\r' < "$con" | sed -n 's/^SA_KMEMLEAK=//p' | tail -n 1)
+debugsum=""
+if [ $debug = 1 ]; then
+	grep -q 'KernelAddressSanitizer initialized' "$con" ||
+		bad "--debug: KASAN is not on (no \"KernelAddressSanitizer initialized\")"
+	[ -n "$locks" ] || bad "--debug: no SA_DEBUG_LOCKS= line (no lockdep?)"
+	[ -n "$leaks" ] || bad "--debug: no SA_KMEMLEAK= line (no kmemleak?)"
+fi
+if grep -q '^SA_RMMOD_FAILED=' "$con"; then
+	bad "a module could not be unloaded before the kmemleak scan:"
+	grep -n '^SA_RMMOD_FAILED=' "$con" | quote
+fi
+if [ -n "$locks" ]; then
+	[ "$locks" = 1 ] ||
+		bad "lockdep is off at the end (debug_locks=$locks): a lock splat or a full lockdep table"
+	debugsum+="; lockdep on=$locks"
+fi
+if [ "$leaks" = error ]; then
+	bad "the kmemleak scan failed (kmemleak disabled itself?)"
+elif [ -n "$leaks" ]; then
+	# One record per suspected object: "unreferenced object ..." up to
+	# the next one; ours if the backtrace names our modules or holds an
+	# address without a symbol.
+	kml="$dir/kmemleak.txt"
+	tr -d '\r' < "$con" | sed -n 's/^SA_KMEMLEAK: //p' > "$kml"
+	ours=$(awk '
+		/^unreferenced object/ { n++ }
+		n && (/\[(slab_account|sa_test|sa_stress|sa_bench|sa_floor)\]/ ||
+		      /\[<[^>]*>\] 0x[0-9a-f]+$/) { mine[n] = 1 }
+		END { c = 0; for (i in mine) c++; print c }' "$kml")
+	if [ "$ours" -ne 0 ]; then
+		bad "kmemleak: $ours of $leaks suspected leaks involve our modules ($kml):"
+		quote < "$kml"
+	elif [ "$leaks" -ne 0 ]; then
+		log "kmemleak: $leaks suspected leaks, none involving our modules ($kml):"
+		grep -E '^unreferenced object|^    \[<' "$kml" | head -n 60 | sed 's/^/    /' >&2
+	fi
+	debugsum+="; kmemleak: $leaks suspected, $ours ours"
 fi
 
 # Top-level lines start in column 0; nested ones are indented (KTAP) or
@@ -74,6 +156,7 @@ fi
 
 summary="KTAP: plan ${plan:-none}: $((top_ok - top_skip)) ok, $top_notok not ok, $top_skip skip"
 summary+=" (subtests: $((sub_ok - sub_skip)) ok, $sub_notok not ok, $sub_skip skip); taint=${taint:-none}"
+summary+=$debugsum
 if [ $fail -ne 0 ]; then
 	# The harness' own explanations of failures.
 	grep -E '# .*(Expected|FAIL)' "$clean" | quote || true

@@ -13,7 +13,9 @@
 #   demo   runs /demo.sh on the console
 #   bench  runs /bench/run.sh (make bench; results to /dev/ttyS1)
 #   shell  an interactive shell on the console
-# then prints SA_TAINT=<kernel taint> and powers off, whatever happened.
+# (test mode on a debug kernel: then lockdep's state and a kmemleak scan,
+# see debug_report), then prints SA_TAINT=<kernel taint> and powers off,
+# whatever happened.
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -53,6 +55,40 @@ ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 
+# After the tests, on a debug kernel (scripts/debug-kernel.sh): whether
+# lockdep is still on (SA_DEBUG_LOCKS=1; a lock splat or a full lockdep
+# table turns it off), and a kmemleak scan: the report's lines prefixed
+# "SA_KMEMLEAK: ", then SA_KMEMLEAK=<number of objects reported> (or
+# SA_KMEMLEAK=error), taken after unloading sa_stress, sa_test and
+# slab_account.  check-boot.sh judges them.  Nothing is printed on
+# kernels without lockdep or kmemleak.
+debug_report() {
+	if [ -r /proc/lockdep_stats ]; then
+		echo "SA_DEBUG_LOCKS=$(awk '$1 == "debug_locks:" { print $2 }' \
+			/proc/lockdep_stats)"
+	fi
+	[ -d /sys/kernel/debug ] || return 0
+	grep -q ' /sys/kernel/debug ' /proc/mounts ||
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || return 0
+	kml=/sys/kernel/debug/kmemleak
+	[ -e $kml ] || return 0
+	# Unloaded, our modules' objects still held are leaks too (their
+	# backtraces then show bare addresses); a test that failed may have
+	# left sa_stress storming.
+	for m in sa_stress sa_test slab_account; do
+		[ ! -d /sys/module/$m ] || rmmod $m || echo "SA_RMMOD_FAILED=$m"
+	done
+	# kmemleak reports objects older than 5 s that no memory points to;
+	# the second scan lets transient ones (in flight during the first)
+	# be referenced again.
+	if echo scan > $kml && sleep 6 && echo scan > $kml; then
+		sed 's/^/SA_KMEMLEAK: /' $kml
+		echo "SA_KMEMLEAK=$(grep -c '^unreferenced object' $kml)"
+	else
+		echo "SA_KMEMLEAK=error"
+	fi
+}
+
 mode=test ktap=/dev/ttyS1 suite=slab_account
 for arg in $cmdline; do
 	case "$arg" in
@@ -76,6 +112,7 @@ test)
 		(cd /kselftest && ./run_kselftest.sh -c "$suite") > "$ktap" 2>&1
 	fi
 	echo "SA_TESTS_DONE"
+	debug_report
 	;;
 demo)
 	if [ -f /demo.sh ]; then sh /demo.sh; else echo "SA_NO_DEMO: /demo.sh is missing"; fi
