@@ -35,7 +35,7 @@ SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
 # Rows that also boot the reliability collection (slab_account_rel: the
 # SMP stress) on $SA_REL_SMP vCPUs ($SA_DEBUG_REL_SMP on the debug kernel).
-SA_REL_ROWS=${SA_REL_ROWS-$primary $SA_DEBUG_ROW}
+SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64 $SA_DEBUG_ROW}
 SA_REL_SMP=${SA_REL_SMP:-4}
 SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 MATRIX="$SA_ROOT/build/matrix"
