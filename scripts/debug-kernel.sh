@@ -177,21 +177,10 @@ bld="$dir/build"
 [ $config_only = 0 ] || bld="$dir/config-only"
 mkdir -p "$dir"
 if [ ! -f "$src/.sa-unpacked" ]; then
-	optstr=$(sa_apt_opts bookworm amd64)
-	read -r -a opts <<< "$optstr"
-	ver=$(apt-cache "${opts[@]}" policy "$pkg" |
-		awk '/Candidate:/ { print $2 }')
-	[ "$ver" = "$pkgver" ] ||
-		die "$pkg is at ${ver:-nothing} in bookworm, the kernel at $pkgver"
 	rm -rf "$dir/deb" "$dir/src"
-	mkdir -p "$dir/deb" "$dir/src"
-	log "downloading $pkg $ver (about 140 MB)"
-	if ! out=$(cd "$dir/deb" && apt-get -q "${opts[@]}" download "$pkg" 2>&1); then
-		printf '%s\n' "$out" >&2
-		die "download of $pkg failed"
-	fi
-	deb=$(compgen -G "$dir/deb/${pkg}_*.deb" | head -n 1) ||
-		die "no .deb of $pkg"
+	mkdir -p "$dir/src"
+	log "the debug kernel's sources: $pkg (about 140 MB, the full tree)"
+	deb=$(sa_apt_download bookworm amd64 "$pkg" "$pkgver" "$dir/deb")
 	log "unpacking the full tree into $dir/src"
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO "./usr/src/linux-source-$major.tar.xz" | xz -dc -T0 |

@@ -11,6 +11,9 @@
 #                      S, architecture A, under $SA_CACHE/apt/S-A
 #   sa_apt_update S A OPTS...  apt-get OPTS update of that set-up, one at a
 #                      time (rows run in parallel share the lists)
+#   sa_apt_download S A PKG VER DIR  downloads PKG, which must be at version
+#                      VER in that set-up's lists, into DIR; prints the
+#                      .deb's path
 
 SA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SA_CACHE=${SA_CACHE:-$SA_ROOT/.cache}
@@ -100,4 +103,22 @@ sa_apt_update() {
 	shift 2
 	mkdir -p "$SA_CACHE/apt"
 	flock "$lock" apt-get "$@" update 2>&1
+}
+
+sa_apt_download() {
+	local suite=$1 arch=$2 pkg=$3 want=$4 dir=$5 optstr ver out deb
+	local -a opts
+	optstr=$(sa_apt_opts "$suite" "$arch")
+	read -r -a opts <<< "$optstr"
+	ver=$(apt-cache "${opts[@]}" policy "$pkg" | awk '/Candidate:/ { print $2 }')
+	[ "$ver" = "$want" ] ||
+		die "$pkg is at ${ver:-nothing} in $suite, the kernel at $want: run fetch-kernel.sh"
+	mkdir -p "$dir"
+	log "downloading $pkg $ver"
+	if ! out=$(cd "$dir" && apt-get -q "${opts[@]}" download "$pkg" 2>&1); then
+		printf '%s\n' "$out" >&2
+		die "download of $pkg failed"
+	fi
+	deb=$(compgen -G "$dir/${pkg}_*.deb" | head -n 1) || die "no .deb of $pkg"
+	echo "$deb"
 }
