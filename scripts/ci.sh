@@ -35,7 +35,10 @@ SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
 # Rows that also boot the reliability collection (slab_account_rel: the
 # SMP stress) on $SA_REL_SMP vCPUs ($SA_DEBUG_REL_SMP on the debug kernel).
-SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64 $SA_DEBUG_ROW}
+# The debug kernel's stress is make debug-check's (ci.sh debug): how long
+# its load cycles take under one TCG thread varies too much for make check
+# (3 s to over 60 s each seen, and the test wants 100 in 1200 s).
+SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64}
 SA_REL_SMP=${SA_REL_SMP:-4}
 SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 MATRIX="$SA_ROOT/build/matrix"
