@@ -61,29 +61,47 @@ enum sa_site_type {
 	SA_TYPE_MULTI	= BIT(2),	/* several caches */
 };
 
+/* No allocation has this cache argument: sa_site.fast of a mixed site. */
+#define SA_FAST_NONE ((const struct kmem_cache *)2UL)
+
 /*
- * The counters run from the moment the site is first seen; a reset only
- * records where they stood (the base_* fields, written under sa_ctl_lock)
- * and the file shows the difference.  Live objects are allocs - frees.
+ * A site is two cache lines: what every allocation at it reads (the key,
+ * the kind of allocation the fast path accepts), and the counters it
+ * writes, so that reading the first never waits for a writer of the
+ * second.  The counters run from the moment the site is first seen; a
+ * reset only records where they stood (struct sa_site_base, written under
+ * sa_ctl_lock) and the file shows the difference.  Live objects are
+ * allocs - frees, live requested bytes bytes_req - freed_req.
  */
 struct sa_site {
 	unsigned long call_site;
-	unsigned long type;		/* enum sa_site_type bits */
+	/*
+	 * The cache argument of allocations the fast path counts without a
+	 * look at type and cache: NULL for a kmalloc-only site, the cache of
+	 * a single-cache site, SA_FAST_NONE for a mixed or multi-cache one.
+	 */
+	const struct kmem_cache *fast;
 	const struct kmem_cache *cache;	/* first cache seen, compared only */
-	atomic64_t allocs;
+	unsigned long type;		/* enum sa_site_type bits */
+	u32 off;			/* its byte offset in sa_sites */
+	int ready;			/* published in the hash */
+	char name[SA_NAME_LEN];		/* the cache's name, copied */
+
+	atomic64_t allocs ____cacheline_aligned;
 	atomic64_t frees;
 	atomic64_t bytes_alloc;
 	atomic64_t bytes_req;
+	atomic64_t freed_req;		/* requested bytes of the frees */
 	atomic64_t live_alloc;
-	atomic64_t live_req;
 	atomic64_t peak;		/* of live_alloc, since the last reset */
-	u64 base_allocs;
-	u64 base_frees;
-	u64 base_alloc;
-	u64 base_req;
-	char name[SA_NAME_LEN];		/* the cache's name, copied */
-	u32 idx;			/* its index in sa_sites */
-	int ready;			/* published in the hash */
+};
+
+/* Where a site's counters stood at the last reset: read by the file only. */
+struct sa_site_base {
+	u64 allocs;
+	u64 frees;
+	u64 alloc;
+	u64 req;
 };
 
 /* What the file shows of a site: one consistent-enough reading. */
@@ -97,7 +115,7 @@ struct sa_bucket {
 } ____cacheline_aligned;
 
 struct sa_objval {
-	u32 site;
+	u32 site;		/* the site's byte offset in sa_sites */
 	u32 bytes_alloc;
 	u32 bytes_req;
 };
@@ -115,16 +133,18 @@ static DEFINE_PER_CPU(struct sa_stats, sa_stats);
 static DEFINE_PER_CPU(int, sa_spare_site) = -1;
 
 static struct sa_site *sa_sites;
+static struct sa_site_base *sa_site_bases;
 static struct sa_site **sa_site_hash;	/* open addressing, NULL = free */
 static unsigned int sa_site_cap;
 static unsigned int sa_site_hash_bits;
-static unsigned int sa_site_hash_shift;	/* 64 - sa_site_hash_bits */
+static unsigned long sa_site_hash_mask;	/* BIT(sa_site_hash_bits) - 1 */
 static atomic_t sa_nr_sites = ATOMIC_INIT(0);
 
 static struct sa_bucket *sa_buckets;
 static struct sa_objval *sa_vals;
 static unsigned int sa_bucket_bits;
-static unsigned int sa_bucket_shift;	/* 64 - sa_bucket_bits */
+static unsigned long sa_bucket_mask;	/* BIT(sa_bucket_bits) - 1 */
+static unsigned long sa_vals_stride;	/* bytes of a bucket's values */
 
 static size_t sa_table_bytes;
 
@@ -135,15 +155,29 @@ static struct sa_stats sa_base;	/* totals at the last reset */
 
 /* ---- call-site table ------------------------------------------------ */
 
-/* hash_64() with its shift worked out once, at load time. */
-static __always_inline u32 sa_hash(unsigned long key, unsigned int shift)
+/*
+ * A multiplicative hash as hash_64(), of the product's bits from
+ * SA_HASH_SHIFT up: a fixed shift and a mask, not a shift by a variable,
+ * which on x86 would tie up %cl, where the probes receive an argument.
+ */
+#define SA_HASH_SHIFT	40
+#define SA_HASH_BITS	(64 - SA_HASH_SHIFT)
+
+static __always_inline unsigned long sa_hash(unsigned long key,
+					     unsigned long mask)
 {
-	return (u64)key * GOLDEN_RATIO_64 >> shift;
+	return ((u64)key * GOLDEN_RATIO_64 >> SA_HASH_SHIFT) & mask;
 }
 
 static inline struct sa_site *sa_site_at(u32 idx)
 {
 	return &sa_sites[idx];
+}
+
+/* The site at byte offset @off: object values keep offsets, not indexes. */
+static __always_inline struct sa_site *sa_site_of(u32 off)
+{
+	return (void *)((char *)sa_sites + off);
 }
 
 static inline bool sa_site_ready(struct sa_site *e)
@@ -156,6 +190,7 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 {
 	unsigned int i;
 
+	e->fast = s;
 	if (!s) {
 		e->type |= SA_TYPE_KMALLOC;
 		return;
@@ -201,7 +236,7 @@ static noinline struct sa_site *sa_site_get_slow(unsigned long call_site,
 				e = sa_site_at(idx);
 				memset(e, 0, sizeof(*e));
 				e->call_site = call_site;
-				e->idx = idx;
+				e->off = (char *)e - (char *)sa_sites;
 				sa_site_set_cache(e, s);
 			}
 			e = sa_site_at(idx);
@@ -224,7 +259,7 @@ static noinline struct sa_site *sa_site_get_slow(unsigned long call_site,
 
 /* The site of @call_site when it is at its hash slot, else NULL. */
 static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
-						      u32 h)
+						      unsigned long h)
 {
 	/* Pairs with the cmpxchg publishing a fully built entry. */
 	struct sa_site *e = smp_load_acquire(&sa_site_hash[h]);
@@ -234,13 +269,28 @@ static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
 	return NULL;
 }
 
-static noinline void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+/*
+ * The fast path's key after a change of type or cache.  Type bits are only
+ * ever added and a cache only replaced by one of a destroyed cache's name,
+ * so a value computed from an older state, stored late, is still one the
+ * site once had: allocations it lets pass need no change either.
+ */
+static void sa_site_set_fast(struct sa_site *e)
 {
-	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
+	unsigned long type = READ_ONCE(e->type);
+	const struct kmem_cache *fast = SA_FAST_NONE;
 
-	if (!(READ_ONCE(e->type) & want))
-		set_bit(__ffs(want), &e->type);
-	if (!s || (!READ_ONCE(e->cache) && !cmpxchg(&e->cache, NULL, s)))
+	if (type == SA_TYPE_KMALLOC)
+		fast = NULL;
+	else if (type == SA_TYPE_CACHE)
+		fast = READ_ONCE(e->cache);
+	if (READ_ONCE(e->fast) != fast)
+		WRITE_ONCE(e->fast, fast);
+}
+
+static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
+{
+	if (!READ_ONCE(e->cache) && !cmpxchg(&e->cache, NULL, s))
 		return;
 	if (s == READ_ONCE(e->cache) || (READ_ONCE(e->type) & SA_TYPE_MULTI))
 		return;
@@ -252,6 +302,17 @@ static noinline void sa_site_note_type(struct sa_site *e, const struct kmem_cach
 		WRITE_ONCE(e->cache, s);
 	else
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
+}
+
+static noinline void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+{
+	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
+
+	if (!(READ_ONCE(e->type) & want))
+		set_bit(__ffs(want), &e->type);
+	if (s)
+		sa_site_note_cache(e, s);
+	sa_site_set_fast(e);
 }
 
 /* Raise the peak of @e to @live if it is higher. */
@@ -270,12 +331,12 @@ static noinline void sa_site_peak(struct sa_site *e, s64 live)
 
 /* Count an allocation; returns the site's live bytes after it. */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
-					       u32 bytes_alloc, u32 bytes_req)
+					       size_t bytes_alloc,
+					       size_t bytes_req)
 {
 	atomic64_inc(&e->allocs);
 	atomic64_add(bytes_alloc, &e->bytes_alloc);
 	atomic64_add(bytes_req, &e->bytes_req);
-	atomic64_add(bytes_req, &e->live_req);
 	return atomic64_add_return(bytes_alloc, &e->live_alloc);
 }
 
@@ -288,11 +349,12 @@ static __always_inline void sa_site_alloc(struct sa_site *e, u32 bytes_alloc,
 		sa_site_peak(e, live);
 }
 
-static __always_inline void sa_site_free(struct sa_site *e, u32 bytes_alloc,
-					 u32 bytes_req)
+static __always_inline void sa_site_free(struct sa_site *e,
+					 unsigned long bytes_alloc,
+					 unsigned long bytes_req)
 {
 	atomic64_sub(bytes_alloc, &e->live_alloc);
-	atomic64_sub(bytes_req, &e->live_req);
+	atomic64_add(bytes_req, &e->freed_req);
 	atomic64_inc(&e->frees);
 }
 
@@ -335,9 +397,23 @@ static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
 }
 
 /* Slots are numbered bucket * SA_BUCKET_KEYS + index; -1 is none. */
-static inline long sa_slot_at(u32 h, unsigned int j)
+static inline long sa_slot_at(unsigned long h, unsigned int j)
 {
 	return (long)h * SA_BUCKET_KEYS + j;
+}
+
+/*
+ * The value of key @j of bucket @h: the same as &sa_vals[sa_slot_at(h, j)].
+ * The bucket's stride is a variable so that it costs one multiplication,
+ * not the chain of shifts and adds a constant would be turned into.
+ */
+static __always_inline struct sa_objval *sa_val_at(unsigned long h,
+						   unsigned int j)
+{
+	struct sa_objval *vals = (void *)((char *)sa_vals +
+					  h * sa_vals_stride);
+
+	return vals + j;
 }
 
 static inline long sa_slot(struct sa_bucket *b, unsigned int j)
@@ -388,9 +464,9 @@ static noinline void sa_obj_missed(struct sa_objval *val, u32 site,
 				   u32 bytes_alloc, u32 bytes_req)
 {
 	/* Charge the missed free to the site that allocated the object. */
-	sa_site_free(sa_site_at(val->site), val->bytes_alloc, val->bytes_req);
+	sa_site_free(sa_site_of(val->site), val->bytes_alloc, val->bytes_req);
 	this_cpu_inc(sa_stats.missed);
-	sa_site_alloc(sa_site_at(site), bytes_alloc, bytes_req);
+	sa_site_alloc(sa_site_of(site), bytes_alloc, bytes_req);
 	val->site = site;
 	val->bytes_alloc = bytes_alloc;
 	val->bytes_req = bytes_req;
@@ -398,18 +474,22 @@ static noinline void sa_obj_missed(struct sa_objval *val, u32 site,
 
 /*
  * An allocation, every case: sa_account_alloc() hands over all that is
- * not the common one before it has changed anything.
+ * not the common one before it has changed anything.  The first argument
+ * is not used: the others then are where the probes received theirs (the
+ * probe's own first is its data pointer), and the tail call to here moves
+ * no register.
  */
-static noinline void sa_account_alloc_slow(unsigned long call_site,
-					   const void *ptr, size_t bytes_req,
-					   size_t bytes_alloc,
-					   const struct kmem_cache *s)
+static noinline __noclone void
+sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
+		      const void *ptr, size_t bytes_req, size_t bytes_alloc,
+		      const struct kmem_cache *s)
 {
 	unsigned long key = (unsigned long)ptr;
 	struct sa_objval *val;
 	struct sa_bucket *home;
 	struct sa_site *e;
-	u32 alloc32, req32, h;
+	u32 alloc32, req32;
+	unsigned long h;
 	unsigned int j;
 	long slot;
 
@@ -419,7 +499,7 @@ static noinline void sa_account_alloc_slow(unsigned long call_site,
 		return;		/* else kmalloc(0): nothing handed out */
 	}
 
-	h = sa_hash(call_site, sa_site_hash_shift);
+	h = sa_hash(call_site, sa_site_hash_mask);
 	e = sa_site_lookup(call_site, h);
 	if (unlikely(!e)) {
 		e = sa_site_get_slow(call_site, s, h);
@@ -438,18 +518,18 @@ static noinline void sa_account_alloc_slow(unsigned long call_site,
 	req32 = bytes_req;
 
 	/* One pass over the home bucket: is the pointer still tracked? */
-	h = sa_hash(key, sa_bucket_shift);
+	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
 	j = sa_bucket_find(home, key);
 	if (unlikely(j < SA_BUCKET_KEYS)) {
-		sa_obj_missed(&sa_vals[sa_slot_at(h, j)], e->idx,
+		sa_obj_missed(sa_val_at(h, j), e->off,
 			      alloc32, req32);
 		return;
 	}
 	if (unlikely(atomic_long_read(&home->spill))) {
 		slot = sa_obj_find_spilled(home, key);
 		if (slot >= 0) {
-			sa_obj_missed(&sa_vals[slot], e->idx, alloc32,
+			sa_obj_missed(&sa_vals[slot], e->off, alloc32,
 				      req32);
 			return;
 		}
@@ -465,7 +545,7 @@ static noinline void sa_account_alloc_slow(unsigned long call_site,
 	/* Counted before the key is seen, so before any free of it. */
 	sa_site_alloc(e, alloc32, req32);
 	val = &sa_vals[slot];
-	val->site = e->idx;
+	val->site = e->off;
 	val->bytes_alloc = alloc32;
 	val->bytes_req = req32;
 	/* The value is written before the key is seen. */
@@ -486,18 +566,16 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 	struct sa_bucket *home;
 	struct sa_objval *val;
 	struct sa_site *e;
+	unsigned long h;
 	unsigned int j;
 	s64 live;
-	u32 h;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		goto slow;
-	e = sa_site_lookup(call_site, sa_hash(call_site, sa_site_hash_shift));
-	if (unlikely(!e) ||
-	    unlikely(!(READ_ONCE(e->type) & (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
-		     (s && s != READ_ONCE(e->cache))))
+	e = sa_site_lookup(call_site, sa_hash(call_site, sa_site_hash_mask));
+	if (unlikely(!e) || unlikely(READ_ONCE(e->fast) != s))
 		goto slow;
-	h = sa_hash(key, sa_bucket_shift);
+	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
 	if (unlikely(sa_bucket_find(home, key) < SA_BUCKET_KEYS) ||
 	    unlikely(atomic_long_read(&home->spill)))
@@ -511,8 +589,8 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 
 	/* Counted before the key is seen, so before any free of it. */
 	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
-	val = &sa_vals[sa_slot_at(h, j)];
-	val->site = e->idx;
+	val = sa_val_at(h, j);
+	val->site = e->off;
 	val->bytes_alloc = bytes_alloc;
 	val->bytes_req = bytes_req;
 	/* The value is written before the key is seen. */
@@ -522,14 +600,19 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 		sa_site_peak(e, live);
 	return;
 slow:
-	sa_account_alloc_slow(call_site, ptr, bytes_req, bytes_alloc, s);
+	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);
 }
 
-/* A free of a pointer not in its home bucket: spilled, or unknown. */
-static noinline void sa_account_free_slow(const void *ptr)
+/*
+ * A free of a pointer not in its home bucket: spilled, or unknown.  The
+ * arguments are the probe's, as for sa_account_alloc_slow().
+ */
+static noinline __noclone void
+sa_account_free_slow(unsigned long unused, unsigned long call_site,
+		     const void *ptr)
 {
 	unsigned long key = (unsigned long)ptr;
-	struct sa_bucket *home = &sa_buckets[sa_hash(key, sa_bucket_shift)];
+	struct sa_bucket *home = &sa_buckets[sa_hash(key, sa_bucket_mask)];
 	struct sa_objval val;
 	long slot;
 
@@ -543,32 +626,34 @@ static noinline void sa_account_free_slow(const void *ptr)
 	val = sa_vals[slot];
 	/* The value is read before the slot can be claimed again. */
 	smp_store_release(sa_key_of(slot), 0);
-	sa_site_free(sa_site_at(val.site), val.bytes_alloc, val.bytes_req);
+	sa_site_free(sa_site_of(val.site), val.bytes_alloc, val.bytes_req);
 }
 
 static __always_inline void sa_account_free(unsigned long call_site,
 					    const void *ptr)
 {
 	unsigned long key = (unsigned long)ptr;
+	unsigned long h, j, site, bytes_alloc, bytes_req;
 	struct sa_bucket *home;
-	struct sa_objval val;
-	unsigned int j;
-	u32 h;
+	struct sa_objval *val;
 
 	/* kfree(NULL): 0 and SA_KEY_BUSY would match free or busy slots. */
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		return;
-	h = sa_hash(key, sa_bucket_shift);
+	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
 	j = sa_bucket_find(home, key);
 	if (unlikely(j == SA_BUCKET_KEYS)) {
-		sa_account_free_slow(ptr);
+		sa_account_free_slow(0, call_site, ptr);
 		return;
 	}
-	val = sa_vals[sa_slot_at(h, j)];
+	val = sa_val_at(h, j);
+	site = val->site;
+	bytes_alloc = val->bytes_alloc;
+	bytes_req = val->bytes_req;
 	/* The value is read before the slot can be claimed again. */
 	smp_store_release(&home->key[j], 0);
-	sa_site_free(sa_site_at(val.site), val.bytes_alloc, val.bytes_req);
+	sa_site_free(sa_site_of(site), bytes_alloc, bytes_req);
 }
 
 /* ---- control ----------------------------------------------------------- */
@@ -600,13 +685,14 @@ static void sa_reset(void)
 
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
+		struct sa_site_base *b = &sa_site_bases[i];
 
 		if (!sa_site_ready(e))
 			continue;
-		WRITE_ONCE(e->base_allocs, atomic64_read(&e->allocs));
-		WRITE_ONCE(e->base_frees, atomic64_read(&e->frees));
-		WRITE_ONCE(e->base_alloc, atomic64_read(&e->bytes_alloc));
-		WRITE_ONCE(e->base_req, atomic64_read(&e->bytes_req));
+		WRITE_ONCE(b->allocs, atomic64_read(&e->allocs));
+		WRITE_ONCE(b->frees, atomic64_read(&e->frees));
+		WRITE_ONCE(b->alloc, atomic64_read(&e->bytes_alloc));
+		WRITE_ONCE(b->req, atomic64_read(&e->bytes_req));
 		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
 	}
 	sa_stats_sum(&sa_base);
@@ -642,11 +728,12 @@ static void sa_stop(void)
 /* A site's figures as the file shows them (since the last reset). */
 static void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 {
-	u64 base_allocs = READ_ONCE(e->base_allocs);
-	u64 base_frees = READ_ONCE(e->base_frees);
-	u64 base_alloc = READ_ONCE(e->base_alloc);
-	u64 base_req = READ_ONCE(e->base_req);
-	u64 allocs, frees;
+	const struct sa_site_base *b = &sa_site_bases[e - sa_sites];
+	u64 base_allocs = READ_ONCE(b->allocs);
+	u64 base_frees = READ_ONCE(b->frees);
+	u64 base_alloc = READ_ONCE(b->alloc);
+	u64 base_req = READ_ONCE(b->req);
+	u64 allocs, frees, req;
 
 	/* A base is read before the counter it was taken from. */
 	smp_rmb();
@@ -658,9 +745,13 @@ static void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->frees = frees - base_frees;
 	v->objs = allocs - frees;
 	v->total = atomic64_read(&e->bytes_alloc) - base_alloc;
-	v->req = atomic64_read(&e->bytes_req) - base_req;
 	v->live = atomic64_read(&e->live_alloc);
-	v->live_req = atomic64_read(&e->live_req);
+	req = atomic64_read(&e->freed_req);
+	/* As frees and allocs: what was freed first, so live_req >= 0. */
+	smp_rmb();
+	v->req = atomic64_read(&e->bytes_req);
+	v->live_req = v->req - req;
+	v->req -= base_req;
 	/* Taken at a reset while allocations went on, it may trail. */
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
@@ -934,6 +1025,7 @@ static void sa_free_tables(void)
 	vfree(sa_buckets);
 	vfree(sa_vals);
 	vfree(sa_sites);
+	vfree(sa_site_bases);
 	vfree(sa_site_hash);
 }
 
@@ -954,24 +1046,29 @@ static int sa_alloc_tables(void)
 
 	nbuckets = roundup_pow_of_two(DIV_ROUND_UP(objs, SA_BUCKET_KEYS));
 	sa_bucket_bits = max(ilog2(nbuckets), 1);
-	sa_bucket_shift = 64 - sa_bucket_bits;
+	sa_bucket_mask = BIT(sa_bucket_bits) - 1;
+	sa_vals_stride = SA_BUCKET_KEYS * sizeof(struct sa_objval);
 	nbuckets = 1UL << sa_bucket_bits;
 	sa_site_cap = sites;
 	sa_site_hash_bits = ilog2(roundup_pow_of_two(sites * 2));
-	sa_site_hash_shift = 64 - sa_site_hash_bits;
+	sa_site_hash_mask = BIT(sa_site_hash_bits) - 1;
 
 	sa_table_bytes = nbuckets * sizeof(struct sa_bucket) +
 			 nbuckets * SA_BUCKET_KEYS * sizeof(struct sa_objval) +
-			 sites * sizeof(struct sa_site) +
+			 sites * (sizeof(struct sa_site) +
+				  sizeof(struct sa_site_base)) +
 			 (sizeof(*sa_site_hash) << sa_site_hash_bits);
 
 	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
 	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
 					sizeof(struct sa_objval)));
 	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
+	sa_site_bases = sa_zalloc(array_size(sites,
+					     sizeof(struct sa_site_base)));
 	sa_site_hash = sa_zalloc(array_size(1UL << sa_site_hash_bits,
 					    sizeof(*sa_site_hash)));
-	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_hash) {
+	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_bases ||
+	    !sa_site_hash) {
 		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
 		       sa_table_bytes, objs, sites);
 		sa_free_tables();
@@ -988,6 +1085,13 @@ static int __init sa_init(void)
 
 	/* The object table keeps sizes in 32 bits. */
 	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
+	/* sa_hash() gives SA_HASH_BITS bits: enough for the largest tables. */
+	BUILD_BUG_ON(roundup_pow_of_two(DIV_ROUND_UP(SA_MAX_OBJECTS,
+						     SA_BUCKET_KEYS)) >
+		     BIT_ULL(SA_HASH_BITS));
+	BUILD_BUG_ON(roundup_pow_of_two(SA_MAX_SITES * 2) > BIT_ULL(SA_HASH_BITS));
+	/* Object values keep a site as its byte offset in 32 bits. */
+	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
 
 	ret = sa_alloc_tables();
 	if (ret)
