@@ -20,6 +20,9 @@
  *                        -> par SIZE N CPUS SPAN_NS SUM_NS MAX_NS
  *                      (SPAN: first start to last end; SUM and MAX over the
  *                      threads' own start-to-end times)
+ *   opar N CPUS        as par 64 N CPUS, each thread with its own call
+ *                      site (of SAB_OWN_SITES): what sharing one costs
+ *                        -> opar 64 N CPUS SPAN_NS SUM_NS MAX_NS
  *   sites K            one kmalloc(32)+kfree from each of K distinct call
  *                      sites (sab_sites+0x...), K <= 8192
  *                        -> sites K NS
@@ -109,6 +112,51 @@ static noinline int sab_pair(unsigned int size, unsigned long n, u64 *ns)
 	}
 	*ns = ktime_get_ns() - t0;
 	return 0;
+}
+
+/*
+ * The pair loop of kmalloc(64) at a call site of its own for each of
+ * SAB_OWN_SITES threads: one function each, told apart by what it
+ * stores (so that no compiler folds them into one).
+ */
+#define SAB_OWN_SITES	4
+static unsigned long sab_own_mark;
+
+#define SAB_OWN_PAIR(k)							\
+static noinline int sab_own_pair##k(unsigned long n, u64 *ns)		\
+{									\
+	unsigned long i;						\
+	u64 t0 = ktime_get_ns();					\
+	void *p;							\
+									\
+	WRITE_ONCE(sab_own_mark, k);					\
+	for (i = 0; i < n; i++) {					\
+		p = kmalloc(64, GFP_KERNEL);				\
+		if (!p)							\
+			return -ENOMEM;					\
+		kfree(p);						\
+	}								\
+	*ns = ktime_get_ns() - t0;					\
+	return 0;							\
+}
+
+SAB_OWN_PAIR(0)
+SAB_OWN_PAIR(1)
+SAB_OWN_PAIR(2)
+SAB_OWN_PAIR(3)
+
+static int sab_own_pair(unsigned int k, unsigned long n, u64 *ns)
+{
+	switch (k % SAB_OWN_SITES) {
+	case 0:
+		return sab_own_pair0(n, ns);
+	case 1:
+		return sab_own_pair1(n, ns);
+	case 2:
+		return sab_own_pair2(n, ns);
+	default:
+		return sab_own_pair3(n, ns);
+	}
 }
 
 static noinline int sab_batch(unsigned int size, unsigned long n,
@@ -224,6 +272,7 @@ struct sab_par {
 	struct completion done;
 	struct completion *go;
 	unsigned int size;
+	int own;		/* call site of its own: index, or -1 */
 	unsigned long n;
 	u64 start, end;
 	int err;
@@ -236,13 +285,16 @@ static int sab_par_thread(void *arg)
 	/* Start together, once every thread exists (sleeping, not spinning). */
 	wait_for_completion(p->go);
 	p->start = ktime_get_ns();
-	p->err = sab_pair(p->size, p->n, &p->end);
+	if (p->own >= 0)
+		p->err = sab_own_pair(p->own, p->n, &p->end);
+	else
+		p->err = sab_pair(p->size, p->n, &p->end);
 	p->end += p->start;
 	kthread_complete_and_exit(&p->done, 0);
 }
 
 static int sab_par(unsigned int size, unsigned long n, unsigned int ncpus,
-		   u64 *span, u64 *sum, u64 *max)
+		   bool own, u64 *span, u64 *sum, u64 *max)
 {
 	struct sab_par *par;
 	DECLARE_COMPLETION_ONSTACK(go);
@@ -264,6 +316,7 @@ static int sab_par(unsigned int size, unsigned long n, unsigned int ncpus,
 		init_completion(&p->done);
 		p->go = &go;
 		p->size = size;
+		p->own = own ? started : -1;
 		p->n = n;
 		t = kthread_create(sab_par_thread, p, "sa_bench/%d", cpu);
 		if (IS_ERR(t)) {
@@ -374,9 +427,13 @@ static int sab_run(const char *cmd)
 	} else if (sscanf(cmd, "par %lu %lu %lu", &size, &n, &ncpus) == 3) {
 		if (!sab_size_ok(size))
 			return -EINVAL;
-		ret = sab_par(size, n, ncpus, &a, &b, &c);
+		ret = sab_par(size, n, ncpus, false, &a, &b, &c);
 		snprintf(r, rl, "par %lu %lu %lu %llu %llu %llu\n", size, n,
 			 ncpus, a, b, c);
+	} else if (sscanf(cmd, "opar %lu %lu", &n, &ncpus) == 2) {
+		ret = sab_par(64, n, ncpus, true, &a, &b, &c);
+		snprintf(r, rl, "opar 64 %lu %lu %llu %llu %llu\n", n, ncpus,
+			 a, b, c);
 	} else if (sscanf(cmd, "sites %lu", &n) == 1) {
 		if (n > SAB_MAX_SITES)
 			return -EINVAL;
