@@ -5,8 +5,9 @@
  * Probes on the kmem tracepoints feed two preallocated, bounded tables:
  *
  *  - the call-site table: a dense array of sites plus an open-addressing
- *    hash of u32 indexes; sites are added lock-free and never removed
- *    while the module is loaded;
+ *    hash of pointers to them; sites are added lock-free and never removed
+ *    while the module is loaded; their counters are per CPU but for live
+ *    bytes;
  *  - the object table: buckets of SA_BUCKET_KEYS pointer keys (one cache
  *    line) with a spill count, mapping each live object to its site and
  *    sizes, so that a free is charged to the site that allocated.
@@ -65,13 +66,25 @@ enum sa_site_type {
 #define SA_FAST_NONE ((const struct kmem_cache *)2UL)
 
 /*
- * A site is two cache lines: what every allocation at it reads (the key,
- * the kind of allocation the fast path accepts), and the counters it
- * writes, so that reading the first never waits for a writer of the
- * second.  The counters run from the moment the site is first seen; a
- * reset only records where they stood (struct sa_site_base, written under
- * sa_ctl_lock) and the file shows the difference.  Live objects are
+ * A site's counters that only grow, per CPU: summed when the file is
+ * read, they take no cache line shared by CPUs.  Live objects are
  * allocs - frees, live requested bytes bytes_req - freed_req.
+ */
+struct sa_site_pcpu {
+	u64 allocs;
+	u64 frees;
+	u64 bytes_alloc;
+	u64 bytes_req;
+	u64 freed_req;		/* requested bytes of the frees */
+};
+
+/*
+ * A site is two cache lines: what every allocation at it reads (the key,
+ * the kind of allocation the fast path accepts, its per-CPU counters) and
+ * the one counter all CPUs write, live bytes, which an exact peak needs.
+ * The counters run from the moment the site is first seen; a reset only
+ * records where they stood (struct sa_site_cold, written under
+ * sa_ctl_lock) and the file shows the difference.
  */
 struct sa_site {
 	unsigned long call_site;
@@ -83,26 +96,26 @@ struct sa_site {
 	const struct kmem_cache *fast;
 	const struct kmem_cache *cache;	/* first cache seen, compared only */
 	unsigned long type;		/* enum sa_site_type bits */
+	struct sa_site_pcpu __percpu *pcpu;
 	u32 off;			/* its byte offset in sa_sites */
 	int ready;			/* published in the hash */
-	char name[SA_NAME_LEN];		/* the cache's name, copied */
 
-	atomic64_t allocs ____cacheline_aligned;
-	atomic64_t frees;
-	atomic64_t bytes_alloc;
-	atomic64_t bytes_req;
-	atomic64_t freed_req;		/* requested bytes of the frees */
-	atomic64_t live_alloc;
+	atomic64_t live_alloc ____cacheline_aligned;
 	atomic64_t peak;		/* of live_alloc, since the last reset */
 };
 
-/* Where a site's counters stood at the last reset: read by the file only. */
-struct sa_site_base {
-	u64 allocs;
-	u64 frees;
-	u64 alloc;
-	u64 req;
+/* What only the slow paths and the file read of a site: not in its lines. */
+struct sa_site_cold {
+	char name[SA_NAME_LEN];		/* the cache's name, copied */
+	/* Where the counters stood at the last reset. */
+	u64 base_allocs;
+	u64 base_frees;
+	u64 base_alloc;
+	u64 base_req;
 };
+
+/* Per-CPU counters are allocated in blocks of this many sites. */
+#define SA_PCPU_BLOCK		512
 
 /* What the file shows of a site: one consistent-enough reading. */
 struct sa_site_view {
@@ -133,7 +146,9 @@ static DEFINE_PER_CPU(struct sa_stats, sa_stats);
 static DEFINE_PER_CPU(int, sa_spare_site) = -1;
 
 static struct sa_site *sa_sites;
-static struct sa_site_base *sa_site_bases;
+static struct sa_site_cold *sa_site_colds;
+static struct sa_site_pcpu __percpu **sa_pcpu_blocks;
+static unsigned int sa_nr_pcpu_blocks;
 static struct sa_site **sa_site_hash;	/* open addressing, NULL = free */
 static unsigned int sa_site_cap;
 static unsigned int sa_site_hash_bits;
@@ -174,6 +189,11 @@ static inline struct sa_site *sa_site_at(u32 idx)
 	return &sa_sites[idx];
 }
 
+static inline struct sa_site_cold *sa_site_cold(const struct sa_site *e)
+{
+	return &sa_site_colds[e - sa_sites];
+}
+
 /* The site at byte offset @off: object values keep offsets, not indexes. */
 static __always_inline struct sa_site *sa_site_of(u32 off)
 {
@@ -188,8 +208,11 @@ static inline bool sa_site_ready(struct sa_site *e)
 
 static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 {
+	char *name = sa_site_cold(e)->name;
 	unsigned int i;
 
+	/* A spare entry may have been named for another site already. */
+	name[0] = '\0';
 	e->fast = s;
 	if (!s) {
 		e->type |= SA_TYPE_KMALLOC;
@@ -199,10 +222,10 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 	e->cache = s;
 	if (s == SA_CACHE_UNKNOWN)
 		return;		/* the kernel does not say which cache */
-	strscpy(e->name, sa_cache_name(s), sizeof(e->name));
-	for (i = 0; e->name[i]; i++)
-		if (isspace(e->name[i]) || !isprint(e->name[i]))
-			e->name[i] = '_';
+	strscpy(name, sa_cache_name(s), SA_NAME_LEN);
+	for (i = 0; name[i]; i++)
+		if (isspace(name[i]) || !isprint(name[i]))
+			name[i] = '_';
 }
 
 static int sa_site_reserve(void)
@@ -237,6 +260,9 @@ static noinline struct sa_site *sa_site_get_slow(unsigned long call_site,
 				memset(e, 0, sizeof(*e));
 				e->call_site = call_site;
 				e->off = (char *)e - (char *)sa_sites;
+				/* Zeroed at load, used by no site before. */
+				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
+					  idx % SA_PCPU_BLOCK;
 				sa_site_set_cache(e, s);
 			}
 			e = sa_site_at(idx);
@@ -298,7 +324,7 @@ static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
 	 * Another cache of the same name (a module that was loaded again)
 	 * takes the place of the first; another name makes the site multi.
 	 */
-	if (!strncmp(e->name, sa_cache_name(s), SA_NAME_LEN - 1))
+	if (!strncmp(sa_site_cold(e)->name, sa_cache_name(s), SA_NAME_LEN - 1))
 		WRITE_ONCE(e->cache, s);
 	else
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
@@ -329,14 +355,19 @@ static noinline void sa_site_peak(struct sa_site *e, s64 live)
 	}
 }
 
-/* Count an allocation; returns the site's live bytes after it. */
+/*
+ * Count an allocation; returns the site's live bytes after it.  Probes run
+ * with preemption off; a this_cpu operation is also safe from interrupts.
+ */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 					       size_t bytes_alloc,
 					       size_t bytes_req)
 {
-	atomic64_inc(&e->allocs);
-	atomic64_add(bytes_alloc, &e->bytes_alloc);
-	atomic64_add(bytes_req, &e->bytes_req);
+	struct sa_site_pcpu __percpu *c = e->pcpu;
+
+	this_cpu_inc(c->allocs);
+	this_cpu_add(c->bytes_alloc, bytes_alloc);
+	this_cpu_add(c->bytes_req, bytes_req);
 	return atomic64_add_return(bytes_alloc, &e->live_alloc);
 }
 
@@ -353,9 +384,11 @@ static __always_inline void sa_site_free(struct sa_site *e,
 					 unsigned long bytes_alloc,
 					 unsigned long bytes_req)
 {
+	struct sa_site_pcpu __percpu *c = e->pcpu;
+
 	atomic64_sub(bytes_alloc, &e->live_alloc);
-	atomic64_add(bytes_req, &e->freed_req);
-	atomic64_inc(&e->frees);
+	this_cpu_add(c->freed_req, bytes_req);
+	this_cpu_inc(c->frees);
 }
 
 /* ---- object table ---------------------------------------------------- */
@@ -679,20 +712,49 @@ static unsigned int sa_nr_sites_now(void)
 	return min_t(unsigned int, atomic_read(&sa_nr_sites), sa_site_cap);
 }
 
+/*
+ * The per-CPU counters of @e, summed.  A free is counted after its alloc,
+ * on whichever CPUs: the frees are read first, so that allocs >= frees
+ * and bytes_req >= freed_req in the sum.
+ */
+static void sa_site_sum(const struct sa_site *e, struct sa_site_pcpu *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
+
+		sum->frees += READ_ONCE(c->frees);
+		sum->freed_req += READ_ONCE(c->freed_req);
+	}
+	/* Pairs with the ordering of a free after its alloc (see above). */
+	smp_rmb();
+	for_each_possible_cpu(cpu) {
+		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
+
+		sum->allocs += READ_ONCE(c->allocs);
+		sum->bytes_alloc += READ_ONCE(c->bytes_alloc);
+		sum->bytes_req += READ_ONCE(c->bytes_req);
+	}
+}
+
 static void sa_reset(void)
 {
 	unsigned int i, n = sa_nr_sites_now();
+	struct sa_site_pcpu sum;
 
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
-		struct sa_site_base *b = &sa_site_bases[i];
+		struct sa_site_cold *b = &sa_site_colds[i];
 
 		if (!sa_site_ready(e))
 			continue;
-		WRITE_ONCE(b->allocs, atomic64_read(&e->allocs));
-		WRITE_ONCE(b->frees, atomic64_read(&e->frees));
-		WRITE_ONCE(b->alloc, atomic64_read(&e->bytes_alloc));
-		WRITE_ONCE(b->req, atomic64_read(&e->bytes_req));
+		sa_site_sum(e, &sum);
+		WRITE_ONCE(b->base_allocs, sum.allocs);
+		WRITE_ONCE(b->base_frees, sum.frees);
+		WRITE_ONCE(b->base_alloc, sum.bytes_alloc);
+		WRITE_ONCE(b->base_req, sum.bytes_req);
 		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
 	}
 	sa_stats_sum(&sa_base);
@@ -728,30 +790,30 @@ static void sa_stop(void)
 /* A site's figures as the file shows them (since the last reset). */
 static void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 {
-	const struct sa_site_base *b = &sa_site_bases[e - sa_sites];
-	u64 base_allocs = READ_ONCE(b->allocs);
-	u64 base_frees = READ_ONCE(b->frees);
-	u64 base_alloc = READ_ONCE(b->alloc);
-	u64 base_req = READ_ONCE(b->req);
-	u64 allocs, frees, req;
+	const struct sa_site_cold *b = sa_site_cold(e);
+	u64 base_allocs = READ_ONCE(b->base_allocs);
+	u64 base_frees = READ_ONCE(b->base_frees);
+	u64 base_alloc = READ_ONCE(b->base_alloc);
+	u64 base_req = READ_ONCE(b->base_req);
+	struct sa_site_pcpu sum;
 
-	/* A base is read before the counter it was taken from. */
+	/* A base is read before the counters it was taken from. */
 	smp_rmb();
-	frees = atomic64_read(&e->frees);
-	/* A free is counted after its alloc: frees first, objs >= 0. */
-	smp_rmb();
-	allocs = atomic64_read(&e->allocs);
-	v->allocs = allocs - base_allocs;
-	v->frees = frees - base_frees;
-	v->objs = allocs - frees;
-	v->total = atomic64_read(&e->bytes_alloc) - base_alloc;
+	sa_site_sum(e, &sum);
+	v->allocs = sum.allocs - base_allocs;
+	v->frees = sum.frees - base_frees;
+	v->objs = sum.allocs - sum.frees;
+	v->total = sum.bytes_alloc - base_alloc;
+	v->req = sum.bytes_req - base_req;
 	v->live = atomic64_read(&e->live_alloc);
-	req = atomic64_read(&e->freed_req);
-	/* As frees and allocs: what was freed first, so live_req >= 0. */
-	smp_rmb();
-	v->req = atomic64_read(&e->bytes_req);
-	v->live_req = v->req - req;
-	v->req -= base_req;
+	/*
+	 * Live bytes are one counter, live requested bytes per-CPU sums: read
+	 * at other moments while the site is busy, they may disagree by the
+	 * allocations and frees in between.  What was requested of a live
+	 * object never exceeds what it was handed: keep the row so.  Exact
+	 * when nothing allocates at the site meanwhile.
+	 */
+	v->live_req = min(sum.bytes_req - sum.freed_req, v->live);
 	/* Taken at a reset while allocations went on, it may trail. */
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
@@ -920,10 +982,12 @@ static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 	} else if (type & SA_TYPE_MULTI) {
 		p = sa_put_str(p, "cache:* ", 8);
 	} else if (type & SA_TYPE_CACHE) {
+		const char *name = sa_site_cold(e)->name;
+
 		p = sa_put_str(p, "cache", 8);
-		if (e->name[0]) {
+		if (name[0]) {
 			*p++ = ':';
-			p = sa_put_str(p, e->name, SA_NAME_LEN - 1);
+			p = sa_put_str(p, name, SA_NAME_LEN - 1);
 		}
 		*p++ = ' ';
 	} else {
@@ -1022,11 +1086,42 @@ static void *sa_zalloc(size_t size)
 
 static void sa_free_tables(void)
 {
+	unsigned int i;
+
+	if (sa_pcpu_blocks)
+		for (i = 0; i < sa_nr_pcpu_blocks; i++)
+			free_percpu(sa_pcpu_blocks[i]);
+	vfree(sa_pcpu_blocks);
+	sa_pcpu_blocks = NULL;
 	vfree(sa_buckets);
 	vfree(sa_vals);
 	vfree(sa_sites);
-	vfree(sa_site_bases);
+	vfree(sa_site_colds);
 	vfree(sa_site_hash);
+}
+
+/* The per-CPU counters of @sites sites, in blocks the per-CPU allocator takes. */
+static int sa_alloc_pcpu(unsigned long sites)
+{
+	const size_t block = SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu);
+	unsigned int i;
+
+	BUILD_BUG_ON(SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu) >
+		     PCPU_MIN_UNIT_SIZE);
+	sa_nr_pcpu_blocks = DIV_ROUND_UP(sites, SA_PCPU_BLOCK);
+	sa_pcpu_blocks = sa_zalloc(array_size(sa_nr_pcpu_blocks,
+					      sizeof(*sa_pcpu_blocks)));
+	if (!sa_pcpu_blocks)
+		return -ENOMEM;
+	for (i = 0; i < sa_nr_pcpu_blocks; i++) {
+		/* Zeroed, as every per-CPU allocation. */
+		sa_pcpu_blocks[i] = __alloc_percpu_gfp(block,
+						       __alignof__(u64),
+						       GFP_KERNEL | __GFP_NOWARN);
+		if (!sa_pcpu_blocks[i])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int sa_alloc_tables(void)
@@ -1056,19 +1151,21 @@ static int sa_alloc_tables(void)
 	sa_table_bytes = nbuckets * sizeof(struct sa_bucket) +
 			 nbuckets * SA_BUCKET_KEYS * sizeof(struct sa_objval) +
 			 sites * (sizeof(struct sa_site) +
-				  sizeof(struct sa_site_base)) +
-			 (sizeof(*sa_site_hash) << sa_site_hash_bits);
+				  sizeof(struct sa_site_cold)) +
+			 (sizeof(*sa_site_hash) << sa_site_hash_bits) +
+			 (size_t)roundup(sites, SA_PCPU_BLOCK) *
+			 sizeof(struct sa_site_pcpu) * num_possible_cpus();
 
 	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
 	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
 					sizeof(struct sa_objval)));
 	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
-	sa_site_bases = sa_zalloc(array_size(sites,
-					     sizeof(struct sa_site_base)));
+	sa_site_colds = sa_zalloc(array_size(sites,
+					     sizeof(struct sa_site_cold)));
 	sa_site_hash = sa_zalloc(array_size(1UL << sa_site_hash_bits,
 					    sizeof(*sa_site_hash)));
-	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_bases ||
-	    !sa_site_hash) {
+	if (!sa_buckets || !sa_vals || !sa_sites || !sa_site_colds ||
+	    !sa_site_hash || sa_alloc_pcpu(sites)) {
 		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
 		       sa_table_bytes, objs, sites);
 		sa_free_tables();
