@@ -9,7 +9,9 @@
 # CPUs up, the boot stops at "x86: Booting SMP configuration"; then without
 # icount, as many vCPUs as this machine has CPUs, 2 to 4, for the remote
 # frees and the per-CPU scaling), and prints the table of bench/guest/run.sh's results
-# (scripts/bench-report.py); JSON in build/bench/results.json.
+# (scripts/bench-report.py); JSON in build/bench/results.json.  Then
+# bench/host/sa_atomics times the kinds of counter updates on this
+# machine's own CPUs (build/bench/atomics.txt).
 #
 # Fails only if something breaks (a build, a boot, a guest command, a
 # kernel splat), never because of a figure.
@@ -84,3 +86,9 @@ log "results ($(date +%F)):"
 python3 "$SA_ROOT/scripts/bench-report.py" "$out/results.json" \
 	"${reports[@]}" | tee "$out/table.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || die "a benchmark step failed (see FAILED above)"
+
+# What the kinds of counter updates cost outside QEMU, on this machine's
+# own CPUs: the part of the design no guest figure shows.
+log "counter updates on this machine's CPUs (bench/host/sa_atomics)"
+make -s -C "$SA_ROOT/bench/host" OUT="$out/sa_atomics"
+"$out/sa_atomics" | tee "$out/atomics.txt"
