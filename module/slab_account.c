@@ -818,23 +818,29 @@ static void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
 
-static bool sa_site_empty(struct sa_site *e)
+/* Nothing to show since the last reset. */
+static bool sa_view_empty(const struct sa_site_view *v)
 {
-	struct sa_site_view v;
-
-	sa_site_view(e, &v);
-	return !v.allocs && !v.frees && !v.objs;
+	return !v->allocs && !v->frees && !v->objs;
 }
 
-/* First printable site at index >= @idx; sets *pos to its position. */
-static struct sa_site *sa_seq_find(unsigned int idx, loff_t *pos)
+/*
+ * First printable site at index >= @idx; sets *pos to its position and
+ * leaves its view in @v (the file's private data), which sa_seq_site()
+ * prints: the per-CPU counters are summed once per row.
+ */
+static struct sa_site *sa_seq_find(unsigned int idx, loff_t *pos,
+				   struct sa_site_view *v)
 {
 	unsigned int n = sa_nr_sites_now();
 
 	for (; idx < n; idx++) {
 		struct sa_site *e = sa_site_at(idx);
 
-		if (sa_site_ready(e) && !sa_site_empty(e)) {
+		if (!sa_site_ready(e))
+			continue;
+		sa_site_view(e, v);
+		if (!sa_view_empty(v)) {
 			*pos = (loff_t)idx + 1;
 			return e;
 		}
@@ -849,7 +855,7 @@ static void *sa_seq_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	if (*pos > sa_site_cap)
 		return NULL;
-	return sa_seq_find(*pos - 1, pos);
+	return sa_seq_find(*pos - 1, pos, m->private);
 }
 
 static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
@@ -857,7 +863,7 @@ static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
 	unsigned int idx = v == SEQ_START_TOKEN ? 0 :
 			   (struct sa_site *)v - sa_sites + 1;
 
-	return sa_seq_find(idx, pos);
+	return sa_seq_find(idx, pos, m->private);
 }
 
 static void sa_seq_stop(struct seq_file *m, void *v)
@@ -880,7 +886,7 @@ static void sa_seq_header(struct seq_file *m)
 		sa_site_view(e, &v);
 		/* Every object in the table is counted at one site. */
 		tracked += v.objs;
-		if (!v.allocs && !v.frees && !v.objs)
+		if (sa_view_empty(&v))
 			continue;
 		callers++;
 		total += v.total;
@@ -951,15 +957,15 @@ static char *sa_put_str(char *p, const char *str, size_t max)
 	return p + n;
 }
 
+/* The row of @e, from the view sa_seq_find() took of it. */
 static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 {
+	const struct sa_site_view v = *(struct sa_site_view *)m->private;
 	unsigned long type = READ_ONCE(e->type);
 	char row[SA_ROW_NUMS + 8 + SA_NAME_LEN + KSYM_SYMBOL_LEN];
 	char af[44], *p = row, *q;
-	struct sa_site_view v;
 	size_t n;
 
-	sa_site_view(e, &v);
 	p = sa_put_num(p, v.total, 11);
 	p = sa_put_num(p, v.total - v.req, 8);
 	p = sa_put_num(p, v.req, 8);
@@ -1024,7 +1030,8 @@ static const struct seq_operations sa_seq_ops = {
 
 static int sa_proc_open(struct inode *inode, struct file *file)
 {
-	return seq_open(file, &sa_seq_ops);
+	return seq_open_private(file, &sa_seq_ops,
+				sizeof(struct sa_site_view));
 }
 
 static ssize_t sa_proc_write(struct file *file, const char __user *ubuf,
@@ -1065,7 +1072,7 @@ static const struct proc_ops sa_proc_ops = {
 	.proc_open	= sa_proc_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= seq_release,
+	.proc_release	= seq_release_private,
 	.proc_write	= sa_proc_write,
 };
 
