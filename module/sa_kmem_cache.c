@@ -13,7 +13,9 @@
  *    the object size comes from kmem_cache_size().
  *
  * The accessors are out of line so the rest of the module never sees
- * these definitions.
+ * these definitions.  Offsets taken from a BTF are checked at load on a
+ * cache of known size and name (sa_kmem_cache_check()): a BTF of another
+ * build of the kernel must not make the probes read garbage.
  */
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -51,9 +53,20 @@ const char *sa_cache_name(const struct kmem_cache *s)
 	return s->name;
 }
 
+/* The structure is the kernel's own: nothing to check. */
+int sa_kmem_cache_check(void)
+{
+	return 0;
+}
+
 #elif defined(SA_KC_SIZE_OFF)
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "sa_kmem_cache.h"
 
@@ -74,6 +87,49 @@ const char *sa_cache_name(const struct kmem_cache *s)
 #else
 	return "";
 #endif
+}
+
+#define SA_CHECK_NAME	"slab_account_layout"
+#define SA_CHECK_SIZE	196
+
+static void sa_check_ctor(void *obj)
+{
+}
+
+int sa_kmem_cache_check(void)
+{
+	/* A constructor keeps the cache from being merged with another. */
+	struct kmem_cache *c = kmem_cache_create(SA_CHECK_NAME, SA_CHECK_SIZE,
+						 0, 0, sa_check_ctor);
+	unsigned int size = 0;
+	const char *name = NULL;
+	char buf[sizeof(SA_CHECK_NAME) + 1] = "";
+	int ret = 0;
+
+	if (!c)
+		return -ENOMEM;
+	if (copy_from_kernel_nofault(&size, (char *)c + SA_KC_SIZE_OFF,
+				     sizeof(size)) ||
+	    size < SA_CHECK_SIZE || size > SA_CHECK_SIZE + PAGE_SIZE) {
+		pr_err("struct kmem_cache: the size at offset %d reads %u for a cache of %u-byte objects\n",
+		       SA_KC_SIZE_OFF, size, SA_CHECK_SIZE);
+		ret = -EINVAL;
+	}
+#ifdef SA_KC_NAME_OFF
+	if (!ret &&
+	    (copy_from_kernel_nofault(&name, (char *)c + SA_KC_NAME_OFF,
+				      sizeof(name)) ||
+	     copy_from_kernel_nofault(buf, name, sizeof(SA_CHECK_NAME)) ||
+	     strcmp(buf, SA_CHECK_NAME))) {
+		pr_err("struct kmem_cache: the name at offset %d is not the cache's name\n",
+		       SA_KC_NAME_OFF);
+		ret = -EINVAL;
+	}
+#endif
+	if (ret)
+		pr_err("the BTF this module was built with (SA_BTF) is not this kernel's: build it again with SA_BTF=/sys/kernel/btf/vmlinux of this machine\n");
+	kmem_cache_destroy(c);
+	return ret;
 }
 
 #else

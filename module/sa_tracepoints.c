@@ -1,36 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * slab_account: every difference between kernel versions lives here.
+ * slab_account: the kmem tracepoint probes, for every era of their
+ * arguments, turned into the core's sa_account_alloc() and
+ * sa_account_free(), which are inlined here.
  *
- * The accounting core (slab_account.c) knows two entry points,
- * sa_account_alloc() and sa_account_free(); this file turns the kmem
- * tracepoints of the running kernel's era into calls of those, and gives
- * the core the size and name of a struct kmem_cache.
- *
- * Kbuild's compile probes and sa_kmem_cache.c complete the layer.
- */
-#ifndef SLAB_ACCOUNT_COMPAT_H
-#define SLAB_ACCOUNT_COMPAT_H
-
-#include <linux/slab.h>
-#include <linux/tracepoint.h>
-#include <trace/events/kmem.h>
-
-#include "sa_kmem_cache.h"
-
-/* For cache allocations when the kernel does not say which cache. */
-#define SA_CACHE_UNKNOWN ((const struct kmem_cache *)1UL)
-
-/*
- * The core's entry points, defined in the file that includes this one
- * (slab_account.c), so that they are inlined into the probes.
- */
-static void sa_account_alloc(unsigned long call_site, const void *ptr,
-			     size_t bytes_req, size_t bytes_alloc,
-			     const struct kmem_cache *s);
-static void sa_account_free(unsigned long call_site, const void *ptr);
-
-/*
  * Eras, told apart by Kbuild's compile probes (SA_TP_*), not by versions:
  *
  * >= 6.1 (SA_TP_CACHE_ALLOC_ARG): kmalloc(call_site, ptr, bytes_req,
@@ -43,6 +16,15 @@ static void sa_account_free(unsigned long call_site, const void *ptr);
  *	kmem_cache_free(call_site, ptr), or (call_site, ptr, name) from 5.12
  *	(SA_TP_FREE_NAME_ARG).
  */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
+
+#include "sa_core.h"
+#include "sa_kmem_cache.h"
+#include "sa_probes.h"
+
 #if defined(SA_TP_CACHE_ALLOC_ARG) && !defined(SA_TP_NODE_EVENTS)
 
 static void sa_probe_kmalloc(void *data, unsigned long call_site,
@@ -151,43 +133,42 @@ struct sa_tracepoint {
 	void (*unreg)(void);
 };
 
-static const struct sa_tracepoint sa_tracepoints[] = {
+static const struct sa_tracepoint sa_free_tps[] = {
+	{ sa_reg_kfree, sa_unreg_kfree },
+	{ sa_reg_kmem_cache_free, sa_unreg_kmem_cache_free },
+};
+
+static const struct sa_tracepoint sa_alloc_tps[] = {
 	{ sa_reg_kmalloc, sa_unreg_kmalloc },
 	{ sa_reg_kmem_cache_alloc, sa_unreg_kmem_cache_alloc },
 #ifdef SA_TP_NODE_EVENTS
 	{ sa_reg_kmalloc_node, sa_unreg_kmalloc_node },
 	{ sa_reg_kmem_cache_alloc_node, sa_unreg_kmem_cache_alloc_node },
 #endif
-	{ sa_reg_kfree, sa_unreg_kfree },
-	{ sa_reg_kmem_cache_free, sa_unreg_kmem_cache_free },
 };
 
-/* Unregister every probe; the caller waits for probes in flight. */
-static inline void sa_compat_unregister(void)
+int sa_tracepoints_register(bool allocs)
 {
-	int i;
+	const struct sa_tracepoint *tps = allocs ? sa_alloc_tps : sa_free_tps;
+	int i, n = allocs ? ARRAY_SIZE(sa_alloc_tps) : ARRAY_SIZE(sa_free_tps);
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(sa_tracepoints); i++)
-		sa_tracepoints[i].unreg();
-}
-
-/*
- * Register all probes, or none: on failure the ones already registered
- * are removed again (the caller still has to wait for probes in flight).
- */
-static inline int sa_compat_register(void)
-{
-	int i, ret;
-
-	for (i = 0; i < ARRAY_SIZE(sa_tracepoints); i++) {
-		ret = sa_tracepoints[i].reg();
+	for (i = 0; i < n; i++) {
+		ret = tps[i].reg();
 		if (ret) {
 			while (i--)
-				sa_tracepoints[i].unreg();
+				tps[i].unreg();
 			return ret;
 		}
 	}
 	return 0;
 }
 
-#endif /* SLAB_ACCOUNT_COMPAT_H */
+void sa_tracepoints_unregister(bool allocs)
+{
+	const struct sa_tracepoint *tps = allocs ? sa_alloc_tps : sa_free_tps;
+	int i, n = allocs ? ARRAY_SIZE(sa_alloc_tps) : ARRAY_SIZE(sa_free_tps);
+
+	for (i = 0; i < n; i++)
+		tps[i].unreg();
+}

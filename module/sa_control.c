@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: start, stop and reset.
+ *
+ * Start registers the free probes before the allocation probes, so that
+ * no object is seen allocated while its free could still go unseen; stop
+ * unregisters everything and waits until no probe runs.  Reset records
+ * where every counter stands; the file shows the difference.  Everything
+ * here runs under sa_ctl_lock, as do the file's reads.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "sa_control.h"
+#include "sa_core.h"
+#include "sa_objects.h"
+#include "sa_probes.h"
+#include "sa_sites.h"
+
+/* Serialises start, stop, reset and the file's reads (sa_core.h). */
+DEFINE_MUTEX(sa_ctl_lock);
+static bool sa_active;
+static struct sa_stats sa_base;	/* the counters at the last reset */
+
+int sa_start(void)
+{
+	int ret;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	if (sa_active)
+		return 0;
+	ret = sa_tracepoints_register(false);
+	if (ret)
+		goto fail;
+	sa_kprobes_register(false);
+	ret = sa_tracepoints_register(true);
+	if (ret) {
+		sa_kprobes_unregister();
+		sa_tracepoints_unregister(false);
+		tracepoint_synchronize_unregister();
+		goto fail;
+	}
+	sa_kprobes_register(true);
+	WRITE_ONCE(sa_active, true);
+	return 0;
+fail:
+	pr_err("cannot register kmem tracepoint probes: %d\n", ret);
+	return ret;
+}
+
+void sa_stop(void)
+{
+	lockdep_assert_held(&sa_ctl_lock);
+	if (!sa_active)
+		return;
+	sa_kprobes_unregister();
+	sa_tracepoints_unregister(true);
+	sa_tracepoints_unregister(false);
+	tracepoint_synchronize_unregister();
+	WRITE_ONCE(sa_active, false);
+}
+
+bool sa_is_active(void)
+{
+	return READ_ONCE(sa_active);
+}
+
+void sa_reset(void)
+{
+	lockdep_assert_held(&sa_ctl_lock);
+	sa_sites_reset();
+	sa_stats_sum(&sa_base);
+}
+
+/* Each counter only grows: read after the base, never below it. */
+void sa_stats_since_reset(struct sa_stats *st)
+{
+	u64 *v = (u64 *)st;
+	const u64 *b = (const u64 *)&sa_base;
+	unsigned int i;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	sa_stats_sum(st);
+	for (i = 0; i < sizeof(*st) / sizeof(u64); i++)
+		v[i] = v[i] > b[i] ? v[i] - b[i] : 0;
+}

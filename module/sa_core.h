@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slab_account core: the tables' structures, their shared state, and the
+ * inline hot path that every probe expands (site lookup, counting, the
+ * object table's publish and release).  The slow paths are in
+ * sa_sites.c (call-site table) and sa_objects.c (object table).
+ *
+ * Notes on ordering
+ * -----------------
+ * Probes take no lock and may run in any context, on any CPU, at once;
+ * they may also be preempted (tracepoints on PREEMPT_RT), so nothing
+ * below relies on preemption being off: every per-CPU update is a single
+ * this_cpu operation, atomic on whichever CPU it runs.  /proc readers,
+ * reset, start and stop run in process context under sa_ctl_lock.
+ *
+ * sa_site_hash[h]	written once, NULL -> entry, by cmpxchg() in
+ *			sa_site_get_slow() after the entry is complete (the
+ *			cmpxchg is a full barrier).  Probes read it with
+ *			READ_ONCE() and reach the entry through that pointer
+ *			(address dependency); readers of the whole table use
+ *			sa_site.ready (smp_store_release / smp_load_acquire).
+ * sa_site.type, .cache	bits only added, a cache only replaced by one of
+ *			the same name (sa_site_note_type()); .fast is derived
+ *			from them and only ever holds a value the site once
+ *			had, so a stale read lets pass only allocations that
+ *			need no note.
+ * sa_site.pcpu->*	per-CPU, only grow but bytes_req, which an in-place
+ *			resize moves by its difference (signed, modulo 2^64),
+ *			and an allocation taken back from a site: reported
+ *			twice (large kmallocs on 6.10+) or recharged to the
+ *			caller of krealloc() (sa_site_uncount_alloc()).
+ *			An allocation adds allocs, bytes_alloc, bytes_req in
+ *			that order before the object is published; a free
+ *			adds freed_req then frees after taking the object out.
+ *			sa_site_sum() reads frees before allocs (smp_rmb) and
+ *			bytes_req before bytes_alloc; sa_site_view() then
+ *			clamps what a busy site's skewed reading may still
+ *			give (req <= total, live_req <= live, no value below
+ *			zero): exact when the site is quiet, never impossible.
+ * sa_site.live_alloc	atomic64: added before the object is published,
+ *			subtracted after it is taken out, so never negative.
+ * sa_site.peak		atomic64 maximum of live_alloc (cmpxchg loop);
+ *			reset sets it to live_alloc under sa_ctl_lock.
+ * sa_site_cold.base_*	written by reset, read by the file, both under
+ *			sa_ctl_lock: one row or header never mixes two resets.
+ * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
+ *			address.  Claimed by cmpxchg(0 -> BUSY); the value
+ *			written; the site counted; then the key published
+ *			with smp_store_release().  Lookups compare
+ *			READ_ONCE(key) with the address and smp_rmb() before
+ *			reading the value.  A free reads the value, then
+ *			releases the slot with smp_store_release(key, 0), so
+ *			the value is read before the slot can be claimed
+ *			again.  A free that finds its object was counted
+ *			after the allocation that published it (the key's
+ *			release/acquire chain), so a site's frees never
+ *			exceed its allocs.
+ * sa_bucket.spill	atomic: objects homed here and stored in the next
+ *			buckets; raised before such a key is published,
+ *			lowered after it is released.
+ * sa_objval.bytes_req, .site	besides the publish above, changed by an
+ *			in-place resize or a recharge (krealloc), which the
+ *			object's owner makes while no free of it can run.
+ * sa_stats (per CPU)	only grow; the header subtracts sa_base, taken by
+ *			reset under sa_ctl_lock.
+ *
+ * Nothing here is correct on a 32-bit kernel (remote reads of 64-bit
+ * per-CPU counters would tear): sa_main.c refuses to build there.
+ */
+#ifndef SLAB_ACCOUNT_CORE_H
+#define SLAB_ACCOUNT_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/types.h>
+#include <linux/vmalloc.h>
+
+#define SA_FORMAT_VERSION	"1.1"
+#define SA_NAME_LEN		24	/* a cache's name as the row shows it */
+#define SA_BUCKET_KEYS		7	/* keys per bucket: 7 + spill = 64 bytes */
+#define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
+#define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
+#define SA_MAX_OBJECTS		BIT(26)
+#define SA_MAX_SITES		BIT(20)
+/* Per-CPU counters are allocated in blocks of this many sites. */
+#define SA_PCPU_BLOCK		512
+
+/* For cache allocations when the kernel does not say which cache. */
+#define SA_CACHE_UNKNOWN	((const struct kmem_cache *)1UL)
+/* No allocation has this cache argument: sa_site.fast of a mixed site. */
+#define SA_FAST_NONE		((const struct kmem_cache *)2UL)
+
+enum sa_site_type {
+	SA_TYPE_KMALLOC	= BIT(0),
+	SA_TYPE_CACHE	= BIT(1),
+	SA_TYPE_MULTI	= BIT(2),	/* several caches */
+};
+
+/*
+ * A site's counters, per CPU, summed when the file is read.  Live objects
+ * are allocs - frees, live requested bytes bytes_req - freed_req.
+ */
+struct sa_site_pcpu {
+	u64 allocs;
+	u64 frees;
+	u64 bytes_alloc;
+	u64 bytes_req;		/* moved by in-place resizes too */
+	u64 freed_req;		/* requested bytes of the frees */
+};
+
+/*
+ * A site is two cache lines: what every allocation at it reads (the key,
+ * the kind of allocation the fast path accepts, its per-CPU counters) and
+ * the one counter all CPUs write, live bytes, which an exact peak needs.
+ */
+struct sa_site {
+	unsigned long call_site;
+	/*
+	 * The cache argument of allocations the fast path counts without a
+	 * look at type and cache: NULL for a kmalloc-only site, the cache of
+	 * a single-cache site, SA_FAST_NONE for a mixed or multi-cache one.
+	 */
+	const struct kmem_cache *fast;
+	const struct kmem_cache *cache;	/* first cache seen, compared only */
+	unsigned long type;		/* enum sa_site_type bits */
+	struct sa_site_pcpu __percpu *pcpu;
+	u32 off;			/* its byte offset in sa_sites */
+	int ready;			/* published in the hash */
+
+	atomic64_t live_alloc ____cacheline_aligned;
+	atomic64_t peak;		/* of live_alloc, since the last reset */
+};
+
+/* What only the slow paths and the file read of a site: not in its lines. */
+struct sa_site_cold {
+	char name[SA_NAME_LEN];		/* the cache's name, made printable */
+	u32 sym;			/* sa_names.c: its caller's name */
+	/* Where the counters stood at the last reset (sa_ctl_lock). */
+	u64 base_allocs;
+	u64 base_frees;
+	u64 base_alloc;
+	u64 base_req;
+};
+
+/* What the file shows of a site (sa_site_view()). */
+struct sa_site_view {
+	u64 allocs, frees, total, req, live, live_req, objs, peak;
+};
+
+struct sa_bucket {
+	unsigned long key[SA_BUCKET_KEYS];
+	atomic_long_t spill;	/* objects homed here, stored further on */
+} ____cacheline_aligned;
+
+struct sa_objval {
+	u32 site;		/* the site's byte offset in sa_sites */
+	u32 bytes_alloc;
+	u32 bytes_req;
+};
+
+/* Global event counters, per CPU, summed at read time. */
+struct sa_stats {
+	u64 failed;		/* allocation returned NULL */
+	u64 unknown;		/* free of a pointer not in the table */
+	u64 missed;		/* allocation of a pointer still in the table */
+	u64 dropped_objs;	/* object table full */
+	u64 dropped_sites;	/* call-site table full */
+	u64 resized;		/* objects resized in place (krealloc) */
+	u64 resized_unknown;	/* ... that the table did not hold */
+	u64 twice;		/* allocations reported twice */
+};
+
+DECLARE_PER_CPU(struct sa_stats, sa_stats);
+
+/* The call-site table (sa_sites.c). */
+extern struct sa_site *sa_sites;
+extern struct sa_site_cold *sa_site_colds;
+extern struct sa_site **sa_site_hash;	/* open addressing, NULL = free */
+extern unsigned int sa_site_cap;
+extern unsigned long sa_site_hash_mask;
+
+/* The object table (sa_objects.c). */
+extern struct sa_bucket *sa_buckets;
+extern struct sa_objval *sa_vals;
+extern unsigned long sa_bucket_mask;
+extern unsigned long sa_vals_stride;	/* bytes of a bucket's values */
+
+/* Control (sa_main.c): readers, reset, start and stop hold it. */
+extern struct mutex sa_ctl_lock;
+
+/* Zeroed tables; no allocation-failure splat: the caller says why. */
+static inline void *sa_zalloc(size_t size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			 __GFP_RETRY_MAYFAIL);
+}
+
+/*
+ * A multiplicative hash as hash_64(), of the product's bits from
+ * SA_HASH_SHIFT up: a fixed shift and a mask, not a shift by a variable,
+ * which on x86 would tie up %cl, where the probes receive an argument.
+ */
+#define SA_HASH_SHIFT	40
+#define SA_HASH_BITS	(64 - SA_HASH_SHIFT)
+
+static __always_inline unsigned long sa_hash(unsigned long key,
+					     unsigned long mask)
+{
+	return ((u64)key * GOLDEN_RATIO_64 >> SA_HASH_SHIFT) & mask;
+}
+
+/* ---- call sites ------------------------------------------------------ */
+
+/* The site at byte offset @off: object values keep offsets, not indexes. */
+static __always_inline struct sa_site *sa_site_of(u32 off)
+{
+	return (void *)((char *)sa_sites + off);
+}
+
+/* The site of @call_site when it is at its hash slot @h, else NULL. */
+static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
+						      unsigned long h)
+{
+	/* Fields are read through the pointer: an address dependency. */
+	struct sa_site *e = READ_ONCE(sa_site_hash[h]);
+
+	if (likely(e) && likely(e->call_site == call_site))
+		return e;
+	return NULL;
+}
+
+void sa_site_peak(struct sa_site *e, s64 live);
+
+/* Count an allocation at @e; returns the site's live bytes after it. */
+static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
+					       u32 bytes_alloc, u32 bytes_req)
+{
+	struct sa_site_pcpu __percpu *c = e->pcpu;
+
+	this_cpu_inc(c->allocs);
+	this_cpu_add(c->bytes_alloc, bytes_alloc);
+	this_cpu_add(c->bytes_req, bytes_req);
+	return atomic64_add_return(bytes_alloc, &e->live_alloc);
+}
+
+/*
+ * Raise the peak after an allocation left @live bytes live.  A maximum:
+ * when it is raised does not matter, so callers do it last (a tail call).
+ */
+static __always_inline void sa_site_note_live(struct sa_site *e, s64 live)
+{
+	if (unlikely(live > atomic64_read(&e->peak)))
+		sa_site_peak(e, live);
+}
+
+/* Take back an allocation counted at @e that was reported twice. */
+static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
+						  u32 bytes_alloc,
+						  u32 bytes_req)
+{
+	struct sa_site_pcpu __percpu *c = e->pcpu;
+
+	atomic64_sub(bytes_alloc, &e->live_alloc);
+	this_cpu_sub(c->bytes_req, bytes_req);
+	this_cpu_sub(c->bytes_alloc, bytes_alloc);
+	this_cpu_dec(c->allocs);
+}
+
+/* Count the free of an object of @e (after it left the table). */
+static __always_inline void sa_site_count_free(struct sa_site *e,
+					       unsigned long bytes_alloc,
+					       unsigned long bytes_req)
+{
+	struct sa_site_pcpu __percpu *c = e->pcpu;
+
+	atomic64_sub(bytes_alloc, &e->live_alloc);
+	this_cpu_add(c->freed_req, bytes_req);
+	this_cpu_inc(c->frees);
+}
+
+/* ---- objects ----------------------------------------------------------- */
+
+/*
+ * An object lives in its home bucket (by hash of the pointer) or, when
+ * that is full, in one of the SA_PROBE_BUCKETS - 1 buckets after it; the
+ * home bucket's spill counts those, so that a lookup in the common case
+ * reads one cache line.
+ */
+
+/* Index of @key in @b, or SA_BUCKET_KEYS. */
+static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
+						   unsigned long key)
+{
+	unsigned int j;
+
+	/* Unrolled: the whole bucket is read for every allocation. */
+#pragma GCC unroll 8
+	for (j = 0; j < SA_BUCKET_KEYS; j++) {
+		if (READ_ONCE(b->key[j]) == key) {
+			/* The value was written before the key: see it. */
+			smp_rmb();
+			break;
+		}
+	}
+	return j;
+}
+
+/*
+ * The value of key @j of bucket @h: the same as &sa_vals[h * KEYS + j].
+ * The bucket's stride is a variable so that it costs one multiplication,
+ * not the chain of shifts and adds a constant would be turned into.
+ */
+static __always_inline struct sa_objval *sa_val_at(unsigned long h,
+						   unsigned int j)
+{
+	struct sa_objval *vals = (void *)((char *)sa_vals +
+					  h * sa_vals_stride);
+
+	return vals + j;
+}
+
+/*
+ * Publish a claimed slot: count the allocation at @e, fill the value,
+ * then let the key be seen.  Counted before the key is seen, so before
+ * any free of the object; the value is written before the key.  Returns
+ * the site's live bytes for sa_site_note_live().
+ */
+static __always_inline s64 sa_obj_publish(unsigned long *keyp,
+					  struct sa_objval *val,
+					  unsigned long key,
+					  struct sa_site *e,
+					  u32 bytes_alloc, u32 bytes_req)
+{
+	s64 live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+
+	val->site = e->off;
+	val->bytes_alloc = bytes_alloc;
+	val->bytes_req = bytes_req;
+	/* The value before the key (sa_bucket_find()'s smp_rmb()). */
+	smp_store_release(keyp, key);
+	return live;
+}
+
+/*
+ * Take a found object out of the table and charge its free to its site:
+ * the value is read before the slot can be claimed again.
+ */
+static __always_inline void sa_obj_release(unsigned long *keyp,
+					   const struct sa_objval *val)
+{
+	u32 site = val->site;
+	u32 bytes_alloc = val->bytes_alloc;
+	u32 bytes_req = READ_ONCE(val->bytes_req);
+
+	/* The value is read before the slot is free to be claimed. */
+	smp_store_release(keyp, 0);
+	sa_site_count_free(sa_site_of(site), bytes_alloc, bytes_req);
+}
+
+/*
+ * The slow paths (sa_objects.c).  Their first argument is not used: the
+ * others then are where the probes received theirs (a probe's own first
+ * is its data pointer), and the tail call to them moves no register.
+ */
+void sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
+			   const void *ptr, size_t bytes_req,
+			   size_t bytes_alloc, const struct kmem_cache *s);
+void sa_account_free_slow(unsigned long unused, unsigned long call_site,
+			  const void *ptr);
+/* An object resized in place (krealloc): its requested bytes change. */
+void sa_account_resize(const void *ptr, size_t new_req);
+/* An object counted at the wrong call site goes to @call_site. */
+void sa_account_recharge(const void *ptr, unsigned long call_site);
+
+/*
+ * An allocation.  The common case, done here: a known site of the same
+ * kind, the pointer not in the table, nothing spilled from its home
+ * bucket, a free slot there.  No call but tail calls: the probe needs no
+ * registers saved.  Everything else goes to the slow path before any
+ * change.  @s is NULL for kmalloc, the cache or SA_CACHE_UNKNOWN.
+ */
+static __always_inline void sa_account_alloc(unsigned long call_site,
+					     const void *ptr, size_t bytes_req,
+					     size_t bytes_alloc,
+					     const struct kmem_cache *s)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home;
+	struct sa_site *e;
+	unsigned long h;
+	unsigned int j;
+	s64 live;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		goto slow;
+	e = sa_site_lookup(call_site, sa_hash(call_site, sa_site_hash_mask));
+	if (unlikely(!e) || unlikely(READ_ONCE(e->fast) != s))
+		goto slow;
+	h = sa_hash(key, sa_bucket_mask);
+	home = &sa_buckets[h];
+	if (unlikely(sa_bucket_find(home, key) < SA_BUCKET_KEYS) ||
+	    unlikely(atomic_long_read(&home->spill)))
+		goto slow;
+	for (j = 0; j < SA_BUCKET_KEYS; j++)
+		if (!READ_ONCE(home->key[j]))
+			break;
+	if (unlikely(j == SA_BUCKET_KEYS) ||
+	    unlikely(cmpxchg(&home->key[j], 0, SA_KEY_BUSY)))
+		goto slow;
+	/* What was handed out is at most KMALLOC_MAX_SIZE: 32 bits. */
+	live = sa_obj_publish(&home->key[j], sa_val_at(h, j), key, e,
+			      bytes_alloc, bytes_req);
+	sa_site_note_live(e, live);
+	return;
+slow:
+	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);
+}
+
+/* A free: the object in its home bucket here, anything else slow. */
+static __always_inline void sa_account_free(unsigned long call_site,
+					    const void *ptr)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home;
+	unsigned long h;
+	unsigned int j;
+
+	/* kfree(NULL): 0 and SA_KEY_BUSY would match free or busy slots. */
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+	h = sa_hash(key, sa_bucket_mask);
+	home = &sa_buckets[h];
+	j = sa_bucket_find(home, key);
+	if (unlikely(j == SA_BUCKET_KEYS)) {
+		sa_account_free_slow(0, call_site, ptr);
+		return;
+	}
+	sa_obj_release(&home->key[j], sa_val_at(h, j));
+}
+
+#endif /* SLAB_ACCOUNT_CORE_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: per call site accounting of kernel slab allocations.
+ *
+ * This file owns the module's lifecycle: its parameters, the sizing of
+ * the tables, and init and exit.  The rest, one concern a file:
+ *
+ *   sa_core.h		structures, shared state, notes on ordering, and
+ *			the inline hot path every probe expands
+ *   sa_sites.c		the call-site table
+ *   sa_objects.c	the object table and the global event counters
+ *   sa_names.c		call sites' names, kept from first sight
+ *   sa_tracepoints.c	the kmem tracepoint probes, for every era
+ *   sa_kprobes.c	the paths the tracepoints do not report
+ *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
+ *   sa_control.c	start, stop, reset
+ *   sa_proc.c		/proc/slab_account
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "sa_control.h"
+#include "sa_core.h"
+#include "sa_kmem_cache.h"
+#include "sa_names.h"
+#include "sa_objects.h"
+#include "sa_proc.h"
+#include "sa_sites.h"
+
+#if BITS_PER_LONG != 64
+/* Remote reads of 64-bit per-CPU counters would tear (sa_core.h). */
+#error "slab_account needs a 64-bit kernel"
+#endif
+
+static unsigned long max_objects;
+module_param(max_objects, ulong, 0444);
+MODULE_PARM_DESC(max_objects,
+		 "object table capacity (0 = auto: 1 per 2 KiB of RAM, 8192..1M)");
+
+static unsigned long max_sites;
+module_param(max_sites, ulong, 0444);
+MODULE_PARM_DESC(max_sites,
+		 "call-site table capacity (0 = auto: 32 per MiB of RAM, 1024..16384)");
+
+static size_t sa_table_bytes;
+
+static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
+				   unsigned long hi)
+{
+	return rounddown_pow_of_two(clamp(v, lo, hi));
+}
+
+static void sa_free_tables(void)
+{
+	sa_names_free();
+	sa_sites_free();
+	sa_objects_free();
+}
+
+static int sa_alloc_tables(void)
+{
+	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
+	unsigned long objs = max_objects, sites = max_sites;
+	size_t obj_bytes = 0, site_bytes = 0, name_bytes = 0;
+	int ret;
+
+	if (objs > SA_MAX_OBJECTS || sites > SA_MAX_SITES) {
+		pr_err("max_objects must be <= %lu and max_sites <= %lu\n",
+		       SA_MAX_OBJECTS, SA_MAX_SITES);
+		return -EINVAL;
+	}
+	if (!objs)
+		objs = sa_clamp_pow2(ram_mib * 512, 8192, 1UL << 20);
+	if (!sites)
+		sites = sa_clamp_pow2(ram_mib * 32, 1024, 16384);
+
+	ret = sa_objects_alloc(objs, &obj_bytes);
+	if (!ret)
+		ret = sa_sites_alloc(sites, &site_bytes);
+	if (!ret)
+		ret = sa_names_alloc(sites, &name_bytes);
+	sa_table_bytes = obj_bytes + site_bytes + name_bytes;
+	if (ret) {
+		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
+		       sa_table_bytes, objs, sites);
+		sa_free_tables();
+	}
+	return ret;
+}
+
+static int __init sa_init(void)
+{
+	int ret;
+
+	/* The object table keeps sizes in 32 bits. */
+	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
+
+	ret = sa_kmem_cache_check();
+	if (ret)
+		return ret;
+	ret = sa_alloc_tables();
+	if (ret)
+		return ret;
+	ret = sa_names_watch();
+	if (ret)
+		goto out_tables;
+
+	mutex_lock(&sa_ctl_lock);
+	ret = sa_start();
+	mutex_unlock(&sa_ctl_lock);
+	if (ret)
+		goto out_watch;
+
+	/* Last: nothing can write "start" or "stop" before this point. */
+	ret = sa_proc_create(sa_table_bytes);
+	if (ret) {
+		pr_err("cannot create /proc/slab_account\n");
+		goto out_stop;
+	}
+
+	pr_info("tracking up to %lu objects and %u call sites in %zu bytes\n",
+		sa_objects_capacity(), sa_site_cap, sa_table_bytes);
+	return 0;
+
+out_stop:
+	mutex_lock(&sa_ctl_lock);
+	sa_stop();
+	mutex_unlock(&sa_ctl_lock);
+out_watch:
+	sa_names_unwatch();
+out_tables:
+	sa_free_tables();
+	return ret;
+}
+
+static void __exit sa_exit(void)
+{
+	sa_proc_remove();
+	mutex_lock(&sa_ctl_lock);
+	sa_stop();
+	mutex_unlock(&sa_ctl_lock);
+	sa_names_unwatch();
+	sa_free_tables();
+}
+
+module_init(sa_init);
+module_exit(sa_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("slab_account developers");
+MODULE_DESCRIPTION("Per call site accounting of kernel slab allocations");

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Call sites' names, kept as they were when the site was first seen
+ * (sa_names.c): the code of a module's __init section or of an unloaded
+ * module has no name any more when the file is read.
+ */
+#ifndef SLAB_ACCOUNT_NAMES_H
+#define SLAB_ACCOUNT_NAMES_H
+
+#include <linux/types.h>
+
+struct sa_site;
+
+/* Room for the names of @sites sites; its bytes in *@bytes. */
+int sa_names_alloc(unsigned long sites, size_t *bytes);
+void sa_names_free(void);
+
+/* Watch modules going live (init code freed) or away: name their sites. */
+int sa_names_watch(void);
+void sa_names_unwatch(void);
+
+/*
+ * Under sa_ctl_lock: the name of @e's caller as %pS prints it, resolved
+ * now if it was not yet; NULL when the address has no symbol (the file
+ * prints it with %pK then).  @buf (KSYM_SYMBOL_LEN) is used when the
+ * room for names is full.
+ */
+const char *sa_site_name(struct sa_site *e, char *buf);
+
+#endif /* SLAB_ACCOUNT_NAMES_H */

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: the object table.
+ *
+ * Buckets of SA_BUCKET_KEYS pointer keys (one cache line) with a spill
+ * count, mapping each live object to its site and sizes, so that a free is
+ * charged to the site that allocated.  This file owns the table's sizing,
+ * the claim of a slot, objects spilled from their home bucket, the slow
+ * paths of allocations and frees, frees that were missed, in-place resizes,
+ * and the global event counters.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/overflow.h>
+#include <linux/vmalloc.h>
+
+#include "sa_core.h"
+#include "sa_objects.h"
+#include "sa_sites.h"
+
+DEFINE_PER_CPU(struct sa_stats, sa_stats);
+
+struct sa_bucket *sa_buckets;
+struct sa_objval *sa_vals;
+unsigned long sa_bucket_mask;
+unsigned long sa_vals_stride;
+
+int sa_objects_alloc(unsigned long objs, size_t *bytes)
+{
+	unsigned long nbuckets = roundup_pow_of_two(DIV_ROUND_UP(objs,
+								  SA_BUCKET_KEYS));
+
+	/* sa_hash() gives SA_HASH_BITS bits: enough for the largest table. */
+	BUILD_BUG_ON(roundup_pow_of_two(DIV_ROUND_UP(SA_MAX_OBJECTS,
+						     SA_BUCKET_KEYS)) >
+		     BIT_ULL(SA_HASH_BITS));
+	nbuckets = max(nbuckets, 2UL);
+	sa_bucket_mask = nbuckets - 1;
+	sa_vals_stride = SA_BUCKET_KEYS * sizeof(struct sa_objval);
+	*bytes = nbuckets * (sizeof(struct sa_bucket) +
+			     SA_BUCKET_KEYS * sizeof(struct sa_objval));
+	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
+	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
+					sizeof(struct sa_objval)));
+	if (!sa_buckets || !sa_vals) {
+		sa_objects_free();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void sa_objects_free(void)
+{
+	vfree(sa_buckets);
+	sa_buckets = NULL;
+	vfree(sa_vals);
+	sa_vals = NULL;
+}
+
+unsigned long sa_objects_capacity(void)
+{
+	return (sa_bucket_mask + 1) * SA_BUCKET_KEYS;
+}
+
+void sa_stats_sum(struct sa_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct sa_stats *c = per_cpu_ptr(&sa_stats, cpu);
+
+		sum->failed += READ_ONCE(c->failed);
+		sum->unknown += READ_ONCE(c->unknown);
+		sum->missed += READ_ONCE(c->missed);
+		sum->dropped_objs += READ_ONCE(c->dropped_objs);
+		sum->dropped_sites += READ_ONCE(c->dropped_sites);
+		sum->resized += READ_ONCE(c->resized);
+		sum->resized_unknown += READ_ONCE(c->resized_unknown);
+		sum->twice += READ_ONCE(c->twice);
+	}
+}
+
+/* ---- slots ------------------------------------------------------------- */
+
+/* Slots are numbered bucket * SA_BUCKET_KEYS + index. */
+static inline struct sa_bucket *sa_bucket_at(unsigned long b)
+{
+	return &sa_buckets[b & sa_bucket_mask];
+}
+
+static inline unsigned long *sa_key_of(long slot)
+{
+	return &sa_buckets[slot / SA_BUCKET_KEYS].key[slot % SA_BUCKET_KEYS];
+}
+
+static inline long sa_slot(struct sa_bucket *b, unsigned int j)
+{
+	return (long)(b - sa_buckets) * SA_BUCKET_KEYS + j;
+}
+
+/* The slot of @key in the buckets after its home @home, or -1. */
+static long sa_obj_find_spilled(struct sa_bucket *home, unsigned long key)
+{
+	unsigned long h = home - sa_buckets;
+	unsigned int i, j;
+
+	for (i = 1; i < SA_PROBE_BUCKETS; i++) {
+		struct sa_bucket *b = sa_bucket_at(h + i);
+
+		j = sa_bucket_find(b, key);
+		if (j < SA_BUCKET_KEYS)
+			return sa_slot(b, j);
+	}
+	return -1;
+}
+
+/* The slot of @key, home or spilled, or -1. */
+static long sa_obj_find(unsigned long key)
+{
+	struct sa_bucket *home = &sa_buckets[sa_hash(key, sa_bucket_mask)];
+	unsigned int j = sa_bucket_find(home, key);
+
+	if (j < SA_BUCKET_KEYS)
+		return sa_slot(home, j);
+	if (!atomic_long_read(&home->spill))
+		return -1;
+	return sa_obj_find_spilled(home, key);
+}
+
+/* Claim a free slot for an object homed at @home; -1 when all are full. */
+static long sa_obj_claim(struct sa_bucket *home)
+{
+	unsigned long h = home - sa_buckets;
+	unsigned int i, j;
+
+	for (i = 0; i < SA_PROBE_BUCKETS; i++) {
+		struct sa_bucket *b = sa_bucket_at(h + i);
+
+		for (j = 0; j < SA_BUCKET_KEYS; j++) {
+			if (READ_ONCE(b->key[j]) ||
+			    cmpxchg(&b->key[j], 0, SA_KEY_BUSY))
+				continue;
+			/* Raised before the key is published. */
+			if (i)
+				atomic_long_inc(&home->spill);
+			return sa_slot(b, j);
+		}
+	}
+	return -1;
+}
+
+/* ---- slow paths -------------------------------------------------------- */
+
+/*
+ * An allocation of a pointer still in the table.  Either its free was
+ * missed: the old object's free is charged to its site.  Or it is the same
+ * large kmalloc reported twice: from 6.10 __kmalloc_large_node() reports it
+ * with a call site inside the allocator, then its caller again with the
+ * real one; frees of large objects are all reported (kfree, and the hooked
+ * bulk free), so a large object of the same sizes is that.  The first
+ * report is taken back and the object counted at the second's site.
+ */
+static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
+				   u32 bytes_alloc, u32 bytes_req)
+{
+	struct sa_site *old = sa_site_of(val->site);
+	u32 old_req = READ_ONCE(val->bytes_req);
+	s64 live;
+
+	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE &&
+	    val->bytes_alloc == bytes_alloc && old_req == bytes_req) {
+		sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
+		this_cpu_inc(sa_stats.twice);
+	} else {
+		sa_site_count_free(old, val->bytes_alloc, old_req);
+		this_cpu_inc(sa_stats.missed);
+	}
+	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+	val->site = e->off;
+	val->bytes_alloc = bytes_alloc;
+	WRITE_ONCE(val->bytes_req, bytes_req);
+	sa_site_note_live(e, live);
+}
+
+noinline __noclone void
+sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
+		      const void *ptr, size_t bytes_req, size_t bytes_alloc,
+		      const struct kmem_cache *s)
+{
+	unsigned long key = (unsigned long)ptr, h;
+	struct sa_site *e;
+	u32 alloc32, req32;
+	long slot;
+	s64 live;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
+		if (!ptr)
+			this_cpu_inc(sa_stats.failed);
+		return;		/* else kmalloc(0): nothing handed out */
+	}
+
+	h = sa_hash(call_site, sa_site_hash_mask);
+	e = sa_site_lookup(call_site, h);
+	if (unlikely(!e)) {
+		e = sa_site_get_slow(call_site, s, h);
+		if (unlikely(!e))
+			return;		/* call-site table full */
+	}
+	if (unlikely(!(READ_ONCE(e->type) &
+		       (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
+		     (s && s != READ_ONCE(e->cache))))
+		sa_site_note_type(e, s);
+
+	/* At most KMALLOC_MAX_SIZE was handed out (sa_main.c): 32 bits. */
+	alloc32 = bytes_alloc;
+	req32 = bytes_req;
+
+	/* Is the pointer still tracked? */
+	slot = sa_obj_find(key);
+	if (unlikely(slot >= 0)) {
+		sa_obj_missed(&sa_vals[slot], e, alloc32, req32);
+		return;
+	}
+
+	/* Not tracked: the first free slot, the home bucket's first. */
+	slot = sa_obj_claim(&sa_buckets[sa_hash(key, sa_bucket_mask)]);
+	if (unlikely(slot < 0)) {
+		/* In no row: its free could never be charged. */
+		this_cpu_inc(sa_stats.dropped_objs);
+		return;
+	}
+	live = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
+			      alloc32, req32);
+	sa_site_note_live(e, live);
+}
+
+/* A free of a pointer not in its home bucket: spilled, or unknown. */
+noinline __noclone void
+sa_account_free_slow(unsigned long unused, unsigned long call_site,
+		     const void *ptr)
+{
+	unsigned long key = (unsigned long)ptr;
+	struct sa_bucket *home = &sa_buckets[sa_hash(key, sa_bucket_mask)];
+	long slot;
+
+	slot = atomic_long_read(&home->spill) ?
+	       sa_obj_find_spilled(home, key) : -1;
+	if (slot < 0) {
+		this_cpu_inc(sa_stats.unknown);
+		return;
+	}
+	sa_obj_release(sa_key_of(slot), &sa_vals[slot]);
+	/* Lowered after the key is released. */
+	atomic_long_dec(&home->spill);
+}
+
+/*
+ * An object resized in place: what it requests is now @new_req (never
+ * more than it was handed).  Its site's requested bytes move by the
+ * difference; allocs, frees and live bytes stay.
+ */
+void sa_account_resize(const void *ptr, size_t new_req)
+{
+	struct sa_objval *val;
+	struct sa_site *e;
+	u32 old, req;
+	long slot;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+	slot = sa_obj_find((unsigned long)ptr);
+	if (slot < 0) {
+		this_cpu_inc(sa_stats.resized_unknown);
+		return;
+	}
+	val = &sa_vals[slot];
+	e = sa_site_of(val->site);
+	old = READ_ONCE(val->bytes_req);
+	req = min_t(size_t, new_req, val->bytes_alloc);
+	WRITE_ONCE(val->bytes_req, req);
+	/* Modulo 2^64: a shrink subtracts. */
+	this_cpu_add(e->pcpu->bytes_req, (u64)req - old);
+	this_cpu_inc(sa_stats.resized);
+}
+
+/*
+ * An object allocated inside a hooked function, counted at the call site
+ * its event gave, belongs to @call_site: krealloc() moving an object
+ * reports the new one with its own return address as the call site, which
+ * its kretprobe has replaced by the trampoline's.  Called before the
+ * object's owner has it back, so no free of it can run meanwhile.
+ */
+void sa_account_recharge(const void *ptr, unsigned long call_site)
+{
+	struct sa_objval *val;
+	struct sa_site *old, *e;
+	u32 bytes_alloc, bytes_req;
+	unsigned long h;
+	long slot;
+	s64 live;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return;
+	slot = sa_obj_find((unsigned long)ptr);
+	if (slot < 0)
+		return;
+	val = &sa_vals[slot];
+	old = sa_site_of(val->site);
+	if (old->call_site == call_site)
+		return;
+	h = sa_hash(call_site, sa_site_hash_mask);
+	e = sa_site_lookup(call_site, h);
+	if (!e) {
+		e = sa_site_get_slow(call_site, NULL, h);
+		if (!e)
+			return;
+	}
+	if (!(READ_ONCE(e->type) & SA_TYPE_KMALLOC))
+		sa_site_note_type(e, NULL);
+	bytes_alloc = val->bytes_alloc;
+	bytes_req = READ_ONCE(val->bytes_req);
+	sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
+	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+	WRITE_ONCE(val->site, e->off);
+	sa_site_note_live(e, live);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The probes that feed the core: kmem tracepoints (sa_tracepoints.c) and
+ * kprobes on the allocator functions the tracepoints do not report
+ * (sa_kprobes.c).  Every difference between kernel versions lives in
+ * those two files, sa_kmem_cache.c and Kbuild's compile probes.
+ *
+ * Each has two groups, registered frees first: an object allocated
+ * while the free probes were being patched in would stay live for ever.
+ */
+#ifndef SLAB_ACCOUNT_PROBES_H
+#define SLAB_ACCOUNT_PROBES_H
+
+#include <linux/types.h>
+
+/*
+ * Tracepoints of one group (@allocs: the allocation events, else the
+ * frees): all or none.  0 or an errno; after an unregister (or a failed
+ * register) the caller waits for probes in flight.
+ */
+int sa_tracepoints_register(bool allocs);
+void sa_tracepoints_unregister(bool allocs);
+
+/* Paths the tracepoints do not report, hooked by kprobes when possible. */
+enum sa_path {
+	SA_PATH_FREE_BULK,	/* kmem_cache_free_bulk(), kfree_bulk() */
+	SA_PATH_KREALLOC,	/* krealloc() in place */
+	SA_PATH_ALLOC_BULK,	/* kmem_cache_alloc_bulk() */
+	SA_PATH_RCU_SHEAF,	/* kfree_rcu() into a sheaf (7.x) */
+	SA_PATH_KFREE_NOLOCK,	/* kfree_nolock() (7.x) */
+	SA_PATH_KMALLOC_NOLOCK,	/* kmalloc_nolock() (7.x) */
+	SA_NR_PATHS
+};
+
+/*
+ * Hook a group's paths (@allocs: allocations, else frees and resizes);
+ * a path that cannot be hooked is said at load and in the file, never an
+ * error.  Unregistering waits for handlers in flight.
+ */
+void sa_kprobes_register(bool allocs);
+void sa_kprobes_unregister(void);
+/* The path's name in the file; NULL when this kernel has no such API. */
+const char *sa_path_name(enum sa_path path);
+bool sa_path_hooked(enum sa_path path);
+/* Hook calls not handled: recursion, or no free return instance. */
+unsigned long sa_kprobes_missed(void);
+
+#endif /* SLAB_ACCOUNT_PROBES_H */

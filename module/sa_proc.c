@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: /proc/slab_account, the file users read (format in
+ * docs/format.md): a header of "key: value" lines, a legend, one row per
+ * call site; and the writes that control the module ("reset", "stop",
+ * "start").
+ *
+ * A read holds sa_ctl_lock from the start to the stop of each chunk
+ * (seq_file's start/stop), so that no reset runs while a row or the
+ * header is summed.  The position is the site's index + 1: a long read
+ * resumes where it stopped, it never walks the table again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/kallsyms.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "sa_control.h"
+#include "sa_core.h"
+#include "sa_names.h"
+#include "sa_objects.h"
+#include "sa_probes.h"
+#include "sa_proc.h"
+#include "sa_sites.h"
+
+/* What a reader keeps between rows. */
+struct sa_reader {
+	struct sa_site_view view;	/* of the row sa_seq_find() found */
+	char sym[KSYM_SYMBOL_LEN];	/* a name looked up for the row */
+};
+
+static struct proc_dir_entry *sa_proc;
+static size_t sa_proc_table_bytes;
+
+/*
+ * First printable site at index >= @idx; sets *pos to its position and
+ * leaves its view in @v, which sa_seq_site() prints: the per-CPU counters
+ * are summed once per row.
+ */
+static struct sa_site *sa_seq_find(unsigned int idx, loff_t *pos,
+				   struct sa_site_view *v)
+{
+	unsigned int n = sa_sites_seen();
+
+	for (; idx < n; idx++) {
+		struct sa_site *e = sa_site_at(idx);
+
+		if (!sa_site_ready(e))
+			continue;
+		sa_site_view(e, v);
+		if (!sa_view_empty(v)) {
+			*pos = (loff_t)idx + 1;
+			return e;
+		}
+	}
+	*pos = (loff_t)n + 1;
+	return NULL;
+}
+
+static void *sa_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct sa_reader *r = m->private;
+
+	mutex_lock(&sa_ctl_lock);
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > sa_site_cap)
+		return NULL;
+	return sa_seq_find(*pos - 1, pos, &r->view);
+}
+
+static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct sa_reader *r = m->private;
+	unsigned int idx = v == SEQ_START_TOKEN ? 0 :
+			   (struct sa_site *)v - sa_sites + 1;
+
+	return sa_seq_find(idx, pos, &r->view);
+}
+
+static void sa_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&sa_ctl_lock);
+}
+
+static void sa_seq_header(struct seq_file *m)
+{
+	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
+	u64 allocs = 0, frees = 0, callers = 0, tracked = 0, sites = 0;
+	unsigned int i, n = sa_sites_seen();
+	struct sa_site_view v;
+	struct sa_stats st;
+	enum sa_path p;
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (!(i % 256))
+			cond_resched();
+		if (!sa_site_ready(e))
+			continue;
+		sites++;
+		sa_site_view(e, &v);
+		/* Every object in the table is counted at one site. */
+		tracked += v.objs;
+		if (sa_view_empty(&v))
+			continue;
+		callers++;
+		total += v.total;
+		req += v.req;
+		live += v.live;
+		live_req += v.live_req;
+		objs += v.objs;
+		allocs += v.allocs;
+		frees += v.frees;
+	}
+	sa_stats_since_reset(&st);
+
+	seq_puts(m, "slab_account - version: " SA_FORMAT_VERSION "\n");
+	seq_printf(m, "state: %s\n", sa_is_active() ? "active" : "stopped");
+	seq_printf(m, "total bytes allocated: %llu\n", total);
+	seq_printf(m, "total bytes requested: %llu\n", req);
+	/* Each row's req <= total, so the sums are too. */
+	seq_printf(m, "slack bytes allocated: %llu\n", total - req);
+	seq_printf(m, "current bytes allocated: %llu\n", live);
+	seq_printf(m, "current bytes requested: %llu\n", live_req);
+	seq_printf(m, "current objects: %llu\n", objs);
+	seq_printf(m, "number of allocs: %llu\n", allocs);
+	seq_printf(m, "number of frees: %llu\n", frees);
+	seq_printf(m, "number of callers: %llu\n", callers);
+	seq_printf(m, "failed allocs: %llu\n", st.failed);
+	seq_printf(m, "unknown frees: %llu\n", st.unknown);
+	seq_printf(m, "missed frees: %llu\n", st.missed);
+	seq_printf(m, "dropped objects: %llu\n", st.dropped_objs);
+	seq_printf(m, "dropped sites: %llu\n", st.dropped_sites);
+	seq_printf(m, "tracked objects: %llu\n", tracked);
+	seq_printf(m, "object capacity: %lu\n", sa_objects_capacity());
+	seq_printf(m, "call sites: %llu\n", sites);
+	seq_printf(m, "call site capacity: %u\n", sa_site_cap);
+	seq_printf(m, "table memory: %zu\n", sa_proc_table_bytes);
+	/* 1.1: the paths beyond the tracepoints, and what they saw. */
+	for (p = 0; p < SA_NR_PATHS; p++)
+		if (sa_path_name(p))
+			seq_printf(m, "hooked %s: %d\n", sa_path_name(p),
+				   sa_path_hooked(p));
+	seq_printf(m, "missed hook calls: %lu\n", sa_kprobes_missed());
+	seq_printf(m, "resized in place: %llu\n", st.resized);
+	seq_printf(m, "unknown resizes: %llu\n", st.resized_unknown);
+	seq_printf(m, "reported twice: %llu\n", st.twice);
+	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
+}
+
+/*
+ * @v in decimal, right-aligned in @width columns, then a space, at @p;
+ * returns the end.  A row's nine numbers cost a fraction of seq_printf().
+ */
+static char *sa_put_num(char *p, u64 v, unsigned int width)
+{
+	char tmp[20];
+	unsigned int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = ' ';
+	while (n)
+		*p++ = tmp[--n];
+	*p++ = ' ';
+	return p;
+}
+
+static char *sa_put_str(char *p, const char *str, size_t max)
+{
+	size_t n = strnlen(str, max);
+
+	memcpy(p, str, n);
+	return p + n;
+}
+
+/* Widths and nine u64s, then the type with a cache's name. */
+#define SA_ROW_LEN	(11 + 5 * 8 + 6 + 9 * 21 + 8 + SA_NAME_LEN)
+
+/* The row of @e, from the view sa_seq_find() took of it. */
+static void sa_seq_site(struct seq_file *m, struct sa_site *e)
+{
+	struct sa_reader *r = m->private;
+	const struct sa_site_view *v = &r->view;
+	unsigned long type = READ_ONCE(e->type);
+	char row[SA_ROW_LEN], af[44], *p = row, *q;
+	const char *name;
+	size_t n;
+
+	p = sa_put_num(p, v->total, 11);
+	p = sa_put_num(p, v->total - v->req, 8);
+	p = sa_put_num(p, v->req, 8);
+	p = sa_put_num(p, v->live, 8);
+	p = sa_put_num(p, v->live_req, 8);
+	p = sa_put_num(p, v->objs, 6);
+	p = sa_put_num(p, v->peak, 8);
+	/* allocs/frees, right-aligned in 13 columns */
+	q = sa_put_num(af, v->allocs, 0);
+	q[-1] = '/';
+	q = sa_put_num(q, v->frees, 0);
+	n = q - af;		/* with its trailing space */
+	for (; n < 14; n++)
+		*p++ = ' ';
+	memcpy(p, af, q - af);
+	p += q - af;
+
+	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE)) {
+		p = sa_put_str(p, "mixed ", 8);
+	} else if (type & SA_TYPE_MULTI) {
+		p = sa_put_str(p, "cache:* ", 8);
+	} else if (type & SA_TYPE_CACHE) {
+		const char *cname = sa_site_cold(e)->name;
+
+		p = sa_put_str(p, "cache", 8);
+		if (cname[0]) {
+			*p++ = ':';
+			p = sa_put_str(p, cname, SA_NAME_LEN - 1);
+		}
+		*p++ = ' ';
+	} else {
+		p = sa_put_str(p, "kmalloc ", 8);
+	}
+	seq_write(m, row, p - row);
+
+	name = sa_site_name(e, r->sym);
+	if (name) {
+		seq_puts(m, name);
+		seq_putc(m, '\n');
+	} else {
+		/* No symbol: the address, as kptr_restrict allows. */
+		seq_printf(m, "%pK\n", (void *)e->call_site);
+	}
+}
+
+static int sa_seq_show(struct seq_file *m, void *v)
+{
+	if (v == SEQ_START_TOKEN)
+		sa_seq_header(m);
+	else
+		sa_seq_site(m, v);
+	return 0;
+}
+
+static const struct seq_operations sa_seq_ops = {
+	.start	= sa_seq_start,
+	.next	= sa_seq_next,
+	.stop	= sa_seq_stop,
+	.show	= sa_seq_show,
+};
+
+static int sa_proc_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &sa_seq_ops, sizeof(struct sa_reader));
+}
+
+static ssize_t sa_proc_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[8];
+	size_t len = count;
+	int ret = 0;
+
+	if (!capable(CAP_SYS_ADMIN) ||
+	    !file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!count || count > sizeof(buf) - 1)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (len != strlen(buf))
+		return -EINVAL;		/* embedded NUL */
+
+	mutex_lock(&sa_ctl_lock);
+	if (!strcmp(buf, "reset"))
+		sa_reset();
+	else if (!strcmp(buf, "stop"))
+		sa_stop();
+	else if (!strcmp(buf, "start"))
+		ret = sa_start();
+	else
+		ret = -EINVAL;
+	mutex_unlock(&sa_ctl_lock);
+
+	return ret ? ret : count;
+}
+
+static const struct proc_ops sa_proc_ops = {
+	.proc_open	= sa_proc_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= seq_release_private,
+	.proc_write	= sa_proc_write,
+};
+
+int sa_proc_create(size_t table_bytes)
+{
+	sa_proc_table_bytes = table_bytes;
+	/* Read and written by root only, as other control files. */
+	sa_proc = proc_create("slab_account", 0600, NULL, &sa_proc_ops);
+	return sa_proc ? 0 : -ENOMEM;
+}
+
+void sa_proc_remove(void)
+{
+	/* Waits for readers and writers in the file's functions. */
+	proc_remove(sa_proc);
+}

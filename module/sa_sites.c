@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: the call-site table.
+ *
+ * A dense array of sites plus an open-addressing hash of pointers to
+ * them.  Sites are added lock-free by the first allocation seen from a
+ * call site and never removed while the module is loaded.  This file owns
+ * the slow insert, what a site notes of its type and cache, its peak, and
+ * how its per-CPU counters are summed, viewed and reset.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "sa_core.h"
+#include "sa_kmem_cache.h"
+#include "sa_sites.h"
+
+struct sa_site *sa_sites;
+struct sa_site_cold *sa_site_colds;
+struct sa_site **sa_site_hash;
+unsigned int sa_site_cap;
+unsigned long sa_site_hash_mask;
+
+static struct sa_site_pcpu __percpu **sa_pcpu_blocks;
+static unsigned int sa_nr_pcpu_blocks;
+static atomic_t sa_nr_sites = ATOMIC_INIT(0);
+static DEFINE_PER_CPU(int, sa_spare_site) = -1;
+
+/* ---- tables ----------------------------------------------------------- */
+
+/* The per-CPU counters of @sites sites, in blocks the per-CPU allocator takes. */
+static int sa_alloc_pcpu(unsigned long sites)
+{
+	const size_t block = SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu);
+	unsigned int i;
+
+	BUILD_BUG_ON(SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu) >
+		     PCPU_MIN_UNIT_SIZE);
+	sa_nr_pcpu_blocks = DIV_ROUND_UP(sites, SA_PCPU_BLOCK);
+	sa_pcpu_blocks = sa_zalloc(array_size(sa_nr_pcpu_blocks,
+					      sizeof(*sa_pcpu_blocks)));
+	if (!sa_pcpu_blocks)
+		return -ENOMEM;
+	for (i = 0; i < sa_nr_pcpu_blocks; i++) {
+		/* Zeroed, as every per-CPU allocation. */
+		sa_pcpu_blocks[i] = __alloc_percpu_gfp(block, __alignof__(u64),
+						       GFP_KERNEL | __GFP_NOWARN);
+		if (!sa_pcpu_blocks[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int sa_sites_alloc(unsigned long sites, size_t *bytes)
+{
+	unsigned int hash_bits = ilog2(roundup_pow_of_two(sites * 2));
+
+	/* Object values keep a site as its byte offset in 32 bits. */
+	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
+	/* sa_hash() gives SA_HASH_BITS bits: enough for the largest table. */
+	BUILD_BUG_ON(roundup_pow_of_two(SA_MAX_SITES * 2) > BIT_ULL(SA_HASH_BITS));
+
+	sa_site_cap = sites;
+	sa_site_hash_mask = BIT(hash_bits) - 1;
+	atomic_set(&sa_nr_sites, 0);
+	*bytes = sites * (sizeof(struct sa_site) + sizeof(struct sa_site_cold)) +
+		 (sizeof(*sa_site_hash) << hash_bits) +
+		 (size_t)roundup(sites, SA_PCPU_BLOCK) *
+		 sizeof(struct sa_site_pcpu) * num_possible_cpus();
+
+	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
+	sa_site_colds = sa_zalloc(array_size(sites, sizeof(struct sa_site_cold)));
+	sa_site_hash = sa_zalloc(array_size(BIT(hash_bits), sizeof(*sa_site_hash)));
+	if (!sa_sites || !sa_site_colds || !sa_site_hash ||
+	    sa_alloc_pcpu(sites)) {
+		sa_sites_free();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void sa_sites_free(void)
+{
+	unsigned int i;
+
+	if (sa_pcpu_blocks)
+		for (i = 0; i < sa_nr_pcpu_blocks; i++)
+			free_percpu(sa_pcpu_blocks[i]);
+	vfree(sa_pcpu_blocks);
+	sa_pcpu_blocks = NULL;
+	vfree(sa_sites);
+	sa_sites = NULL;
+	vfree(sa_site_colds);
+	sa_site_colds = NULL;
+	vfree(sa_site_hash);
+	sa_site_hash = NULL;
+}
+
+unsigned int sa_sites_seen(void)
+{
+	return min_t(unsigned int, atomic_read(&sa_nr_sites), sa_site_cap);
+}
+
+/* ---- insert, type and cache ------------------------------------------- */
+
+/* How a cache's name is shown: whitespace and unprintables as '_'. */
+static char sa_name_char(char c)
+{
+	return isspace(c) || !isprint(c) ? '_' : c;
+}
+
+/* Does @shown (a name as shown) show the cache name @name? */
+static bool sa_name_shows(const char *shown, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SA_NAME_LEN - 1 && name[i]; i++)
+		if (shown[i] != sa_name_char(name[i]))
+			return false;
+	return shown[i] == '\0';
+}
+
+static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
+{
+	char *name = sa_site_cold(e)->name;
+	unsigned int i;
+
+	/* A spare entry may have been named for another site already. */
+	name[0] = '\0';
+	e->fast = s;
+	if (!s) {
+		e->type |= SA_TYPE_KMALLOC;
+		return;
+	}
+	e->type |= SA_TYPE_CACHE;
+	e->cache = s;
+	if (s == SA_CACHE_UNKNOWN)
+		return;		/* the kernel does not say which cache */
+	strscpy(name, sa_cache_name(s), SA_NAME_LEN);
+	for (i = 0; name[i]; i++)
+		name[i] = sa_name_char(name[i]);
+}
+
+static int sa_site_reserve(void)
+{
+	int idx = this_cpu_xchg(sa_spare_site, -1);
+
+	if (idx >= 0)
+		return idx;
+	return atomic_fetch_add_unless(&sa_nr_sites, 1, sa_site_cap);
+}
+
+/* Find or add the entry of @call_site, starting at hash slot @h. */
+struct sa_site *sa_site_get_slow(unsigned long call_site,
+				 const struct kmem_cache *s, unsigned long h)
+{
+	struct sa_site *e, *v;
+	int idx = -1;
+
+	for (;;) {
+		v = READ_ONCE(sa_site_hash[h]);
+		if (!v) {
+			if (idx < 0) {
+				idx = sa_site_reserve();
+				if (idx >= sa_site_cap) {
+					this_cpu_inc(sa_stats.dropped_sites);
+					return NULL;
+				}
+				e = sa_site_at(idx);
+				memset(e, 0, sizeof(*e));
+				e->call_site = call_site;
+				e->off = (char *)e - (char *)sa_sites;
+				/* Zeroed at load, used by no site before. */
+				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
+					  idx % SA_PCPU_BLOCK;
+				sa_site_set_cache(e, s);
+			}
+			e = sa_site_at(idx);
+			/* A full barrier: the entry is complete when seen. */
+			if (!cmpxchg(&sa_site_hash[h], NULL, e)) {
+				/* For readers of the whole table. */
+				smp_store_release(&e->ready, 1);
+				return e;
+			}
+			continue;	/* lost the slot: look at the winner */
+		}
+		if (v->call_site == call_site) {
+			/* Keep a reserved entry for this CPU's next new site. */
+			if (idx >= 0)
+				this_cpu_cmpxchg(sa_spare_site, -1, idx);
+			return v;
+		}
+		h = (h + 1) & sa_site_hash_mask;
+	}
+}
+
+/*
+ * The fast path's key after a change of type or cache.  Type bits are only
+ * ever added and a cache only replaced by one of a destroyed cache's name,
+ * so a value computed from an older state, stored late, is still one the
+ * site once had: allocations it lets pass need no change either.
+ */
+static void sa_site_set_fast(struct sa_site *e)
+{
+	unsigned long type = READ_ONCE(e->type);
+	const struct kmem_cache *fast = SA_FAST_NONE;
+
+	if (type == SA_TYPE_KMALLOC)
+		fast = NULL;
+	else if (type == SA_TYPE_CACHE)
+		fast = READ_ONCE(e->cache);
+	if (READ_ONCE(e->fast) != fast)
+		WRITE_ONCE(e->fast, fast);
+}
+
+static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
+{
+	if (!READ_ONCE(e->cache) && !cmpxchg(&e->cache, NULL, s))
+		return;
+	if (s == READ_ONCE(e->cache) || (READ_ONCE(e->type) & SA_TYPE_MULTI))
+		return;
+	/*
+	 * Another cache of the same name (a module that was loaded again)
+	 * takes the place of the first; another name makes the site multi.
+	 */
+	if (s != SA_CACHE_UNKNOWN &&
+	    sa_name_shows(sa_site_cold(e)->name, sa_cache_name(s)))
+		WRITE_ONCE(e->cache, s);
+	else
+		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
+}
+
+void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+{
+	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
+
+	if (!(READ_ONCE(e->type) & want))
+		set_bit(__ffs(want), &e->type);
+	if (s)
+		sa_site_note_cache(e, s);
+	sa_site_set_fast(e);
+}
+
+/* Raise the peak of @e to @live if it is higher. */
+noinline void sa_site_peak(struct sa_site *e, s64 live)
+{
+	s64 peak = atomic64_read(&e->peak);
+
+	while (live > peak) {
+		s64 old = atomic64_cmpxchg(&e->peak, peak, live);
+
+		if (old == peak)
+			break;
+		peak = old;
+	}
+}
+
+/* ---- sums, views, reset ----------------------------------------------- */
+
+/*
+ * The per-CPU counters of @e, summed.  A free is counted after its alloc,
+ * on whichever CPUs: frees are read first, so that allocs >= frees in the
+ * sum; requested bytes before allocated ones (added in the other order).
+ */
+static void sa_site_sum(const struct sa_site *e, struct sa_site_pcpu *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
+
+		sum->frees += READ_ONCE(c->frees);
+		sum->freed_req += READ_ONCE(c->freed_req);
+	}
+	/* Frees before allocs: a free is counted after its allocation. */
+	smp_rmb();
+	for_each_possible_cpu(cpu)
+		sum->bytes_req += READ_ONCE(per_cpu_ptr(e->pcpu, cpu)->bytes_req);
+	/* Requested before allocated bytes: added the other way round. */
+	smp_rmb();
+	for_each_possible_cpu(cpu) {
+		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
+
+		sum->allocs += READ_ONCE(c->allocs);
+		sum->bytes_alloc += READ_ONCE(c->bytes_alloc);
+	}
+}
+
+/* @a - @b, or 0 where a reading skewed by concurrent updates gives less. */
+static u64 sa_sub0(u64 a, u64 b)
+{
+	return (s64)(a - b) > 0 ? a - b : 0;
+}
+
+void sa_site_view(struct sa_site *e, struct sa_site_view *v)
+{
+	const struct sa_site_cold *b = sa_site_cold(e);
+	struct sa_site_pcpu sum;
+	s64 live;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	sa_site_sum(e, &sum);
+	v->allocs = sa_sub0(sum.allocs, b->base_allocs);
+	v->frees = sa_sub0(sum.frees, b->base_frees);
+	v->objs = sa_sub0(sum.allocs, sum.frees);
+	v->total = sa_sub0(sum.bytes_alloc, b->base_alloc);
+	/* What was requested never exceeds what was handed out. */
+	v->req = min(sa_sub0(sum.bytes_req, b->base_req), v->total);
+	live = atomic64_read(&e->live_alloc);
+	v->live = live > 0 ? live : 0;
+	/*
+	 * Live bytes are one counter, live requested bytes per-CPU sums: read
+	 * at other moments while the site is busy, they may disagree by the
+	 * allocations and frees in between.  Exact when the site is quiet.
+	 */
+	v->live_req = min(sa_sub0(sum.bytes_req, sum.freed_req), v->live);
+	/* Taken at a reset while allocations went on, it may trail. */
+	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
+}
+
+void sa_sites_reset(void)
+{
+	unsigned int i, n = sa_sites_seen();
+	struct sa_site_pcpu sum;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		struct sa_site_cold *b = sa_site_cold(e);
+
+		if (!sa_site_ready(e))
+			continue;
+		sa_site_sum(e, &sum);
+		b->base_allocs = sum.allocs;
+		b->base_frees = sum.frees;
+		b->base_alloc = sum.bytes_alloc;
+		b->base_req = sum.bytes_req;
+		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
+		if (!(i % 256))
+			cond_resched();
+	}
+}

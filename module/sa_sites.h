@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The call-site table's interface beyond the inline hot path of
+ * sa_core.h: its slow paths, its sizing, and how the file and reset see
+ * a site (sa_sites.c).
+ */
+#ifndef SLAB_ACCOUNT_SITES_H
+#define SLAB_ACCOUNT_SITES_H
+
+#include "sa_core.h"
+
+/* Tables for @sites sites; their bytes in *@bytes.  0 or -ENOMEM. */
+int sa_sites_alloc(unsigned long sites, size_t *bytes);
+void sa_sites_free(void);
+
+/* Slow paths of an allocation (any context). */
+struct sa_site *sa_site_get_slow(unsigned long call_site,
+				 const struct kmem_cache *s, unsigned long h);
+void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s);
+
+/* Entries handed out so far (some may be spares, not yet ready). */
+unsigned int sa_sites_seen(void);
+
+static inline struct sa_site *sa_site_at(unsigned int idx)
+{
+	return &sa_sites[idx];
+}
+
+static inline struct sa_site_cold *sa_site_cold(const struct sa_site *e)
+{
+	return &sa_site_colds[e - sa_sites];
+}
+
+/* A published entry; pairs with the release in sa_site_get_slow(). */
+static inline bool sa_site_ready(struct sa_site *e)
+{
+	/* Pairs with the store release that publishes the entry. */
+	return smp_load_acquire(&e->ready);
+}
+
+/* Under sa_ctl_lock: a site as the file shows it, since the last reset. */
+void sa_site_view(struct sa_site *e, struct sa_site_view *v);
+/* Nothing to show since the last reset. */
+static inline bool sa_view_empty(const struct sa_site_view *v)
+{
+	return !v->allocs && !v->frees && !v->objs;
+}
+
+/* Under sa_ctl_lock: every site's counters start again from now. */
+void sa_sites_reset(void);
+
+#endif /* SLAB_ACCOUNT_SITES_H */
