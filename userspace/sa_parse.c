@@ -562,7 +562,7 @@ char *sa_io_error(const char *path, int errnum)
 
 	if (strncmp(path, "/proc/", 6) == 0) {
 		if (errnum == EACCES || errnum == EPERM)
-			hint = " (run as root: the file is mode 0400)";
+			hint = " (run as root: the file is mode 0600)";
 		else if (errnum == ENOENT)
 			hint = " (is the module loaded? insmod slab_account.ko)";
 	}

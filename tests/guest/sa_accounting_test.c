@@ -44,7 +44,7 @@ static int to_stride(struct sa_truth *t, size_t i)
 }
 
 FIXTURE(sat) {
-	struct sa_truth truth[16];
+	struct sa_truth truth[32];
 	int ntruth;
 	int cpus;
 };
@@ -55,8 +55,9 @@ FIXTURE_SETUP(sat)
 	/* Rows of an earlier sa_test load at the same addresses: zeroed. */
 	ASSERT_EQ(0, sa_cmd("reset"));
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
-	self->ntruth = sa_truth_read(self->truth, 16, &self->cpus);
-	ASSERT_EQ(NR_SITES, self->ntruth);
+	/* The "run" pattern's sites come first (sa_test.c). */
+	self->ntruth = sa_truth_read(self->truth, 32, &self->cpus);
+	ASSERT_LE(NR_SITES, self->ntruth);
 	for (size_t i = 0; i < NR_SITES; i++) {
 		ASSERT_STREQ(after_run[i].func, self->truth[i].func);
 		ASSERT_EQ(after_run[i].allocs, self->truth[i].allocs);
@@ -142,7 +143,7 @@ TEST_F(sat, rows_after_free)
 	struct sa_snap s;
 
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
-	ASSERT_EQ(NR_SITES, sa_truth_read(self->truth, 16, &self->cpus));
+	ASSERT_LE(NR_SITES, sa_truth_read(self->truth, 32, &self->cpus));
 	for (size_t i = 0; i < NR_SITES; i++)
 		ASSERT_EQ(0, to_stride(&self->truth[i], i));
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
@@ -166,7 +167,7 @@ TEST_F(sat, rows_after_free)
 
 TEST_F(sat, reset_keeps_live_objects)
 {
-	struct sa_truth before[16];
+	struct sa_truth before[32];
 	char err[256];
 	struct sa_snap s;
 

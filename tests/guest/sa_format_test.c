@@ -23,15 +23,20 @@ static const char * const keys[] = {
 	"unknown frees", "missed frees", "dropped objects", "dropped sites",
 	"tracked objects", "object capacity", "call sites",
 	"call site capacity", "table memory",
+	/* 1.1 */
+	"hooked kmem_cache_free_bulk", "hooked krealloc",
+	"hooked kmem_cache_alloc_bulk", "hooked kfree_rcu_sheaf",
+	"missed hook calls", "resized in place", "unknown resizes",
+	"reported twice",
 };
 
-TEST(mode_is_0400_root)
+TEST(mode_is_0600_root)
 {
 	struct stat st;
 
 	ASSERT_EQ(0, stat(SA_PROC, &st));
 	EXPECT_TRUE(S_ISREG(st.st_mode));
-	EXPECT_EQ(0400, st.st_mode & 07777);
+	EXPECT_EQ(0600, st.st_mode & 07777);
 	EXPECT_EQ(0, st.st_uid);
 }
 
@@ -48,6 +53,9 @@ TEST(header_and_keys)
 	EXPECT_GT(sa_snap_key(&s, "object capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "call site capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "table memory"), 0);
+	/* Sites in the table, each printed or idle since a reset. */
+	EXPECT_GE(sa_snap_key(&s, "call sites"),
+		  sa_snap_key(&s, "number of callers"));
 	EXPECT_GT(s.nrows, 0);
 	ksft_print_msg("%zu rows, %llu tracked objects of %llu, %llu bytes of tables\n",
 		       s.nrows, sa_snap_key(&s, "tracked objects"),

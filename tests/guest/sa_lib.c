@@ -135,7 +135,10 @@ int sa_snap_read(struct sa_snap *s, char *err, size_t errlen)
 		next = nl + 1;
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, "slab_account - version: 1.0"))
+			/* Format 1.x: 1.1 adds keys, which readers ignore. */
+			if (strncmp(line, "slab_account - version: 1.", 26) ||
+			    !line[26] ||
+			    strspn(line + 26, "0123456789") != strlen(line + 26))
 				FAIL("line 1: bad header '%s'", line);
 		} else if (!legend && line[0] == '#') {
 			legend = 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Who may read and write: only root reads (mode 0400); writes need
+ * Who may read and write: only root reads (mode 0600); writes need
  * CAP_SYS_ADMIN, both in the opener and in the writer.
  */
 #define _GNU_SOURCE

@@ -90,17 +90,43 @@ static int reader(struct chaos *c)
 		for (size_t i = 0; i < s.nrows; i++) {
 			const struct sa_row *r = &s.rows[i];
 
-			/* A counter gone below zero prints as a huge u64. */
+			/*
+			 * The format's own rules, under allocations, reads and
+			 * resets at once: a counter gone below zero prints as
+			 * a huge u64; slack = total - req (sa_snap_read()).
+			 */
 			if (r->objs >> 62 || r->live >> 62 ||
 			    r->live_req >> 62 || r->live_req > r->live ||
-			    r->allocs >> 62 || r->frees >> 62) {
+			    r->allocs >> 62 || r->frees >> 62 ||
+			    r->total >> 62 || r->req >> 62 ||
+			    r->slack >> 62 || r->req > r->total ||
+			    r->peak < r->live) {
 				snprintf(c->fail, sizeof(c->fail),
-					 "insane row: %llu/%llu objs %llu live %llu/%llu %s",
+					 "insane row: %llu/%llu objs %llu live %llu/%llu total %llu req %llu peak %llu %s",
 					 r->allocs, r->frees, r->objs, r->live,
-					 r->live_req, r->caller);
+					 r->live_req, r->total, r->req, r->peak,
+					 r->caller);
 				sa_snap_free(&s);
 				return 1;
 			}
+		}
+		for (int k = 0; k < s.nkeys; k++) {
+			if (s.keys[k].val >> 62) {
+				snprintf(c->fail, sizeof(c->fail),
+					 "insane header: %s: %llu",
+					 s.keys[k].name, s.keys[k].val);
+				sa_snap_free(&s);
+				return 1;
+			}
+		}
+		if (sa_snap_key(&s, "total bytes requested") >
+		    sa_snap_key(&s, "total bytes allocated") ||
+		    sa_snap_key(&s, "current bytes requested") >
+		    sa_snap_key(&s, "current bytes allocated")) {
+			snprintf(c->fail, sizeof(c->fail),
+				 "insane header: requested > allocated");
+			sa_snap_free(&s);
+			return 1;
 		}
 		sa_snap_free(&s);
 	}

@@ -413,9 +413,9 @@ static void check_io_error(const char *path, int errnum, const char *want,
 static void test_io_errors(void)
 {
 	CHECK_IO_ERROR("/proc/slab_account", EACCES,
-		       "/proc/slab_account: Permission denied (run as root: the file is mode 0400)");
+		       "/proc/slab_account: Permission denied (run as root: the file is mode 0600)");
 	CHECK_IO_ERROR("/proc/slab_account", EPERM,
-		       "/proc/slab_account: Operation not permitted (run as root: the file is mode 0400)");
+		       "/proc/slab_account: Operation not permitted (run as root: the file is mode 0600)");
 	CHECK_IO_ERROR("/proc/slab_account", ENOENT,
 		       "/proc/slab_account: No such file or directory (is the module loaded? insmod slab_account.ko)");
 	CHECK_IO_ERROR("before.txt", ENOENT, "before.txt: No such file or directory");

@@ -24,13 +24,23 @@
  *                hard-irq hrtimer (in the timer on PREEMPT_RT)
  *   hardirq      2 x kmalloc(40, GFP_ATOMIC) in a hard-irq hrtimer
  *                (a softirq hrtimer on PREEMPT_RT), none freed
- *   realloc      1 x kmalloc(50), krealloc'd in place to 60 (no event),
- *                then grown to 300, which frees it from krealloc
+ *   realloc      1 x kmalloc(50), krealloc'd in place to 60 (no event:
+ *                its requested bytes become 60), then grown to 300, which
+ *                frees it from krealloc
  *   realloc_grow the krealloc to 300 (its caller is this site)
  *
- * Writing "paths" exercises a path the tracepoints may not report:
- *   rcu          4 x kmalloc(64) freed with kfree_rcu(), then a grace
- *                period and a second for the batch to drain
+ * Writing "paths" exercises the paths the tracepoints do not report (the
+ * books count a kfree_rcu() object as freed when it is handed over):
+ *   rcu          2000 x kmalloc(64), all freed with kfree_rcu()
+ *   bulk         4 rounds of kmem_cache_alloc_bulk(sa_test_cache, 16),
+ *                each freed with kmem_cache_free_bulk()
+ *   kfree_bulk   300 x kmalloc(96), freed with one kfree_bulk()
+ *   grow         1 x kmalloc(44), krealloc'd in place to 60, kept
+ *   shrink       1 x kmalloc(120), krealloc'd in place to 30, kept
+ *   move         1 x kmalloc(56), moved by a krealloc to 400
+ * (sizes no other site uses: the compiler folds identical functions)
+ *   move_to      that krealloc (its caller is this site), kept
+ * "free" frees what is kept.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,10 +69,21 @@ enum {
 	SITE_HARDIRQ,
 	SITE_REALLOC,
 	SITE_REALLOC_GROW,
+	SITE_RCU,
+	SITE_BULK,
+	SITE_KFREE_BULK,
+	SITE_GROW,
+	SITE_SHRINK,
+	SITE_MOVE,
+	SITE_MOVE_TO,
 	NR_SITES
 };
 
-#define MAX_OBJS 10
+#define MAX_OBJS 64
+#define SAT_RCU_OBJS 2000
+#define SAT_BULK 16
+#define SAT_BULK_ROUNDS 4
+#define SAT_KFREE_BULK 300
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SAT_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -89,6 +110,13 @@ static struct sat_site sat_sites[NR_SITES] = {
 	[SITE_HARDIRQ]		= { .func = "sa_test_alloc_hardirq" },
 	[SITE_REALLOC]		= { .func = "sa_test_alloc_realloc" },
 	[SITE_REALLOC_GROW]	= { .func = "sa_test_alloc_realloc_grow" },
+	[SITE_RCU]		= { .func = "sa_test_alloc_rcu" },
+	[SITE_BULK]		= { .func = "sa_test_alloc_bulk" },
+	[SITE_KFREE_BULK]	= { .func = "sa_test_alloc_kfree_bulk" },
+	[SITE_GROW]		= { .func = "sa_test_alloc_grow" },
+	[SITE_SHRINK]		= { .func = "sa_test_alloc_shrink" },
+	[SITE_MOVE]		= { .func = "sa_test_alloc_move" },
+	[SITE_MOVE_TO]		= { .func = "sa_test_alloc_move_to" },
 };
 
 static DEFINE_MUTEX(sat_lock);
@@ -121,6 +149,41 @@ static void sat_note_alloc(int site, void *ptr, size_t req)
 	spin_unlock_irqrestore(&sat_irq_lock, flags);
 }
 
+/* An object of @site freed at once: in the sums, in no slot. */
+static void sat_note_passing(int site, void *ptr, size_t req)
+{
+	struct sat_site *s = &sat_sites[site];
+	unsigned long flags;
+
+	if (!ptr) {
+		pr_err("%s: allocation failed\n", s->func);
+		return;
+	}
+	spin_lock_irqsave(&sat_irq_lock, flags);
+	s->allocs++;
+	s->frees++;
+	s->total += ksize(ptr);
+	s->req += req;
+	spin_unlock_irqrestore(&sat_irq_lock, flags);
+}
+
+/* @ptr of @site now requests @req bytes (an in-place krealloc). */
+static void sat_note_resize(int site, void *ptr, size_t req)
+{
+	struct sat_site *s = &sat_sites[site];
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&sat_irq_lock, flags);
+	for (i = 0; i < s->nr; i++) {
+		if (s->objs[i].ptr == ptr) {
+			s->req += req - s->objs[i].req;
+			s->objs[i].req = req;
+		}
+	}
+	spin_unlock_irqrestore(&sat_irq_lock, flags);
+}
+
 /* Take the first live object of @site out of the books; NULL if none. */
 static void *sat_take(int site)
 {
@@ -148,7 +211,7 @@ static void sat_free(int site)
 
 	if (!ptr)
 		return;
-	if (site == SITE_CACHE)
+	if (site == SITE_CACHE || site == SITE_BULK)
 		kmem_cache_free(sat_cache, ptr);
 	else
 		kfree(ptr);
@@ -207,18 +270,113 @@ static noinline struct sat_rcu_obj *sa_test_alloc_rcu(void)
 	return SAT_SITE(kmalloc(sizeof(struct sat_rcu_obj), GFP_KERNEL));
 }
 
+static noinline int sa_test_alloc_bulk(void **p)
+{
+	int n = kmem_cache_alloc_bulk(sat_cache, GFP_KERNEL, SAT_BULK, p);
+
+	barrier_data(p);
+	return n;
+}
+
+static noinline void *sa_test_alloc_kfree_bulk(void)
+{
+	return SAT_SITE(kmalloc(96, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_grow(void)
+{
+	return SAT_SITE(kmalloc(44, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_shrink(void)
+{
+	return SAT_SITE(kmalloc(120, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_move(void)
+{
+	return SAT_SITE(kmalloc(56, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_move_to(void *p)
+{
+	return SAT_SITE(krealloc(p, 400, GFP_KERNEL));
+}
+
+/* krealloc(@p of @site) to @size, which must keep it in place. */
+static void sat_resize(int site, void *p, size_t size)
+{
+	void *q;
+
+	if (!p)
+		return;
+	q = krealloc(p, size, GFP_KERNEL);
+	if (q != p) {
+		/* The pattern wants it in place: the test will say so. */
+		pr_err("krealloc(%s, %zu) moved the object\n",
+		       sat_sites[site].func, size);
+		sat_take(site);
+		kfree(q);
+		return;
+	}
+	sat_note_resize(site, p, size);
+}
+
+static void *sat_objs[SAT_KFREE_BULK];	/* under sat_lock */
+
 static void sat_paths(void)
 {
+	void **objs = sat_objs;
 	struct sat_rcu_obj *r;
-	int i;
+	void *p, *q;
+	int i, j;
 
-	for (i = 0; i < 4; i++) {
+	BUILD_BUG_ON(SAT_BULK > SAT_KFREE_BULK);
+	for (i = 0; i < SAT_RCU_OBJS; i++) {
 		r = sa_test_alloc_rcu();
+		sat_note_passing(SITE_RCU, r, sizeof(*r));
 		if (r)
 			kfree_rcu(r, rcu);
 	}
-	synchronize_rcu();
-	msleep(1000);
+
+	for (i = 0; i < SAT_BULK_ROUNDS; i++) {
+		if (!sa_test_alloc_bulk(objs)) {
+			pr_err("kmem_cache_alloc_bulk failed\n");
+			break;
+		}
+		for (j = 0; j < SAT_BULK; j++)
+			sat_note_alloc(SITE_BULK, objs[j],
+				       kmem_cache_size(sat_cache));
+		for (j = 0; j < SAT_BULK; j++)
+			objs[j] = sat_take(SITE_BULK);
+		kmem_cache_free_bulk(sat_cache, SAT_BULK, objs);
+	}
+
+	for (i = 0; i < SAT_KFREE_BULK; i++) {
+		objs[i] = sa_test_alloc_kfree_bulk();
+		sat_note_passing(SITE_KFREE_BULK, objs[i], 96);
+	}
+	kfree_bulk(SAT_KFREE_BULK, objs);
+
+	p = sa_test_alloc_grow();
+	sat_note_alloc(SITE_GROW, p, 44);
+	sat_resize(SITE_GROW, p, 60);
+
+	p = sa_test_alloc_shrink();
+	sat_note_alloc(SITE_SHRINK, p, 120);
+	sat_resize(SITE_SHRINK, p, 30);
+
+	p = sa_test_alloc_move();
+	sat_note_alloc(SITE_MOVE, p, 56);
+	if (!p)
+		return;
+	q = sa_test_alloc_move_to(p);
+	if (!q)
+		return;
+	if (q == p)
+		pr_warn("krealloc(56 -> 400) did not move the object\n");
+	sat_take(SITE_MOVE);
+	sat_note_alloc(SITE_MOVE_TO, q, 400);
 }
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -320,6 +478,8 @@ static void sat_run(void)
 	q = krealloc(p, 60, GFP_KERNEL);
 	if (q != p)
 		pr_warn("krealloc(50 -> 60) moved the object\n");
+	else
+		sat_note_resize(SITE_REALLOC, p, 60);
 	q = sa_test_alloc_realloc_grow(p);
 	if (!q)
 		return;
@@ -394,7 +554,10 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(buf, "free")) {
 		sat_free_all();
 	} else if (!strcmp(buf, "paths")) {
-		sat_paths();
+		if (sat_sites[SITE_RCU].allocs)
+			ret = -EBUSY;	/* one run per load */
+		else
+			sat_paths();
 	} else {
 		ret = -EINVAL;
 	}
