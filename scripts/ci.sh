@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | demo
+# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | demo | shell
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -17,6 +17,9 @@
 #         the suite and the SMP stress on it, zero reports allowed.
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
+# shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
+#         an interactive shell on this terminal instead of the demo;
+#         `exit` powers it off.
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
 # shellcheck disable=SC2153
 set -eEuo pipefail
@@ -339,7 +342,12 @@ demo)
 	build_row demo
 	boot_row demo
 	;;
+shell)
+	load_row "$primary"
+	build_row demo
+	boot_row shell "$out/shell"
+	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|demo"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|demo|shell"
 	;;
 esac
