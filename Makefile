@@ -5,6 +5,7 @@
 #   make                     module against KDIR, and the reader
 #   make install             modules_install + reader under PREFIX
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
+#   make shell               the demo's guest with a shell on this terminal
 #   make check               every test, every kernel of the matrix (CI)
 #   make matrix              the kernel matrix only
 #   make debug-check         the suite and the stress on a KASAN/lockdep/kmemleak
@@ -35,6 +36,9 @@ install: all
 demo:
 	scripts/ci.sh demo
 
+shell:
+	scripts/ci.sh shell
+
 check:
 	scripts/ci.sh check
 
@@ -55,4 +59,4 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo check matrix debug-check bench clean
+.PHONY: all module reader install demo shell check matrix debug-check bench clean

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | demo
+# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | demo | shell
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -17,6 +17,9 @@
 #         the suite and the SMP stress on it, zero reports allowed.
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
+# shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
+#         an interactive shell on this terminal instead of the demo;
+#         `exit` powers it off.
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
 # shellcheck disable=SC2153
 set -eEuo pipefail
@@ -156,7 +159,48 @@ boot_row() {	# boot_row test|demo [OUTDIR [run-qemu.sh args]]
 		--initrd "$out/initramfs.cpio.gz" --mode "$mode" --out "$dir" "$@"
 }
 
-# Lint of the primary kernel's build, and the reader's host tests.
+# dkms.conf as the README's "dkms" steps use it: the same source directory
+# (dkms.conf, Kbuild, module/), dkms add, build and remove with Debian's
+# dkms, against the loaded row's headers.  Its dkms tree and source tree
+# are build/dkms/ (nothing registered with the system's dkms, nothing
+# installed); it signs the module as Debian's dkms does, with a key it
+# generates, here build/dkms/mok.* instead of /var/lib/dkms/mok.*.
+dkms_check() {
+	local top="$SA_ROOT/build/dkms" ver src ko mlog
+	local -a trees
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$SA_ROOT/dkms.conf")
+	[ -n "$ver" ] || die "no PACKAGE_VERSION in dkms.conf"
+	command -v "$KCC" >/dev/null || die "dkms build: no $KCC here"
+	src="$top/src/slab_account-$ver"
+	rm -rf "$top"
+	mkdir -p "$src" "$top/tree"
+	cp -r "$SA_ROOT/dkms.conf" "$SA_ROOT/Kbuild" "$SA_ROOT/module" "$src/"
+	trees=(--dkmstree "$top/tree" --sourcetree "$top/src")
+	log "dkms add, build and remove of slab_account/$ver for $KVER"
+	{ dkms add "slab_account/$ver" "${trees[@]}" &&
+	  sign_file="$KDIR/scripts/sign-file" mok_signing_key="$top/mok.key" \
+	  mok_certificate="$top/mok.pub" \
+	  dkms build "slab_account/$ver" -k "$KVER" --kernelsourcedir "$KDIR" \
+		"${trees[@]}"; } > "$top/dkms.log" 2>&1 ||
+		{ cat "$top/dkms.log"; die "dkms add/build failed"; }
+	ko=$(compgen -G "$top/tree/slab_account/$ver/$KVER/*/module/slab_account.ko") ||
+		{ cat "$top/dkms.log"; die "dkms build: no slab_account.ko"; }
+	mlog=${ko%/module/slab_account.ko}/log/make.log
+	if grep -E 'warning:|error:' "$mlog"; then
+		die "dkms build of slab_account for $KVER is not warning-free"
+	fi
+	[ "$(modinfo -F vermagic "$ko" | awk '{ print $1 }')" = "$KVER" ] ||
+		die "dkms build: $ko is not for $KVER"
+	[ "$(modinfo -F signer "$ko")" = "DKMS module signing key" ] ||
+		die "dkms build: $ko is not signed with dkms's key"
+	dkms remove "slab_account/$ver" --all "${trees[@]}" >> "$top/dkms.log" 2>&1 ||
+		{ cat "$top/dkms.log"; die "dkms remove failed"; }
+	[ -z "$(ls -A "$top/tree")" ] ||
+		die "dkms remove left $(ls -A "$top/tree") in $top/tree"
+	rm -rf "$top/src" "$top/tree" "$top"/mok.*
+}
+
+# Lint of the primary kernel's build, dkms, and the reader's host tests.
 lint() {
 	load_row "$primary"
 	if command -v sparse >/dev/null; then
@@ -174,6 +218,7 @@ lint() {
 		--no-tree --quiet -f module/*.c module/*.h tests/kmod/*.[ch] \
 		bench/kmod/*.c) ||
 		die "checkpatch --strict is not clean"
+	dkms_check
 	log "reader host tests (ASan/UBSan)"
 	make -s -C "$SA_ROOT/userspace" check
 	log "fuzzing the reader's parser for ${SA_FUZZ_SECS:-60} s (libFuzzer, ASan/UBSan)"
@@ -297,7 +342,12 @@ demo)
 	build_row demo
 	boot_row demo
 	;;
+shell)
+	load_row "$primary"
+	build_row demo
+	boot_row shell "$out/shell"
+	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|demo"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|demo|shell"
 	;;
 esac

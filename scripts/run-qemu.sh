@@ -20,9 +20,11 @@
 # and every ftrace event toggle does; seen without slab_account loaded.
 # In
 # demo mode the guest's own output (kernel messages left out) is streamed
-# to stdout as it comes; shell mode puts the console on this terminal.
+# to stdout as it comes; shell mode puts the console on this terminal
+# (logged to DIR/console.log too) with no timeout: `exit` or `poweroff -f`
+# in the guest ends it, or Ctrl-A x.
 # Fails on timeout (the whole boot is bounded), a QEMU error, or a guest
-# that did not reach its end (no SA_TAINT= line).
+# that did not reach its end (no SA_TAINT= line; not in shell mode).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -81,7 +83,11 @@ log "booting ${kname#vmlinuz-} (mode $mode) under QEMU ($accel, $smp CPUs, ${mem
 start=$(date +%s)
 rc=0
 if [ "$mode" = shell ]; then
-	args=("${args[@]/file:$out\/console.log/mon:stdio}")
+	# The console (and QEMU's monitor: Ctrl-A c) on this terminal, also
+	# logged to DIR/console.log; Ctrl-C goes to the guest, Ctrl-A x quits.
+	args=("${args[@]/file:$out\/console.log/chardev:con}"
+	      -chardev "stdio,id=con,mux=on,signal=off,logfile=$out/console.log"
+	      -mon chardev=con)
 	"$qemu" "${args[@]}" || rc=$?
 else
 	timeout "$tmo" "$qemu" "${args[@]}" </dev/null &
@@ -108,6 +114,15 @@ fail() {
 [ $rc -eq 0 ] || fail "qemu failed ($rc)"
 if [ "$arch" = arm64 ]; then
 	sed -n 's/^SA_KTAP: //p' "$out/console.log" > "$out/ktap.log"
+fi
+if [ "$mode" = shell ]; then
+	taint=$(grep -m 1 '^SA_TAINT=' "$out/console.log" | tr -d '\r') || true
+	if [ -n "$taint" ]; then
+		log "the guest powered off (kernel taint ${taint#SA_TAINT=})"
+	else
+		log "the guest was stopped (Ctrl-A x) without powering off"
+	fi
+	exit 0
 fi
 grep -q '^SA_TAINT=' "$out/console.log" ||
 	fail "guest did not finish (see $out/console.log)"

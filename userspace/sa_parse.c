@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_parse - parser for /proc/slab_account, format version 1.x.
- * See sa_parse.h and the README's "The /proc/slab_account file" section.
+ * See sa_parse.h and docs/format.md (the rules of the file for parsers).
  */
 #define _POSIX_C_SOURCE 200809L
 
