@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "sa_control.h"
@@ -147,6 +148,12 @@ static void __exit sa_exit(void)
 	mutex_unlock(&sa_ctl_lock);
 	sa_names_unwatch();
 	sa_free_tables();
+	/*
+	 * The kernel frees what it kept for our probes (tracepoint probe
+	 * arrays, kretprobe instances) in RCU callbacks: let them run, so
+	 * that an unload leaves nothing of ours in flight (kmemleak).
+	 */
+	rcu_barrier();
 }
 
 module_init(sa_init);

@@ -130,6 +130,22 @@ build_row() {	# build_row test|demo
 	cp -r "$SA_ROOT/module" "$out/src/"
 	kbuild "$out/src" "$out/mod" "$out/build-module.log"
 	grep -h 'feature flags' "$out/build-module.log" | head -n 1 >&2 || true
+	# Where struct kmem_cache's offsets come from BTF: a module built with
+	# them shifted, as another build's BTF would give (sa_layout_test
+	# wants it refused at load).
+	local kc ksize kname
+	kc=$(grep -ho 'SA_KC_SIZE_OFF=[0-9]* -DSA_KC_NAME_OFF=[0-9]*' \
+		"$out/build-module.log" | head -n 1) || true
+	if [ "$mode" = test ] && [ -n "$kc" ]; then
+		ksize=${kc#SA_KC_SIZE_OFF=}
+		ksize=${ksize%% *}
+		kname=${kc##*=}
+		log "building slab_account.ko with a wrong struct kmem_cache layout"
+		kbuild "$out/src" "$out/badbtf" "$out/build-badbtf.log" \
+			SA_KC_SIZE=$((ksize + 8)) SA_KC_NAME=$((kname + 8))
+		mkdir -p "$out/rootfs/lib/slab_account/badbtf"
+		cp "$out/badbtf/slab_account.ko" "$out/rootfs/lib/slab_account/badbtf/"
+	fi
 	log "building sa_test.ko for $KVER (W=1)"
 	kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \

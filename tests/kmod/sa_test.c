@@ -222,6 +222,7 @@ static void sat_free(int site)
 /*
  * A tail call would make the allocator's return address point into our
  * caller; the empty asm after the call keeps each function a call site.
+ * Functions with arguments are __noclone: a clone is named f.constprop.0.
  */
 #define SAT_SITE(expr) ({ void *__p = (expr); barrier_data(__p); __p; })
 
@@ -255,7 +256,7 @@ static noinline void *sa_test_alloc_realloc(void)
 	return SAT_SITE(kmalloc(50, GFP_KERNEL));
 }
 
-static noinline void *sa_test_alloc_realloc_grow(void *p)
+static noinline __noclone void *sa_test_alloc_realloc_grow(void *p)
 {
 	return SAT_SITE(krealloc(p, 300, GFP_KERNEL));
 }
@@ -270,7 +271,7 @@ static noinline struct sat_rcu_obj *sa_test_alloc_rcu(void)
 	return SAT_SITE(kmalloc(sizeof(struct sat_rcu_obj), GFP_KERNEL));
 }
 
-static noinline int sa_test_alloc_bulk(void **p)
+static noinline __noclone int sa_test_alloc_bulk(void **p)
 {
 	int n = kmem_cache_alloc_bulk(sat_cache, GFP_KERNEL, SAT_BULK, p);
 
@@ -298,7 +299,7 @@ static noinline void *sa_test_alloc_move(void)
 	return SAT_SITE(kmalloc(56, GFP_KERNEL));
 }
 
-static noinline void *sa_test_alloc_move_to(void *p)
+static noinline __noclone void *sa_test_alloc_move_to(void *p)
 {
 	return SAT_SITE(krealloc(p, 400, GFP_KERNEL));
 }
