@@ -345,13 +345,14 @@ static void exhaust(struct __test_metadata *_metadata, const char *params)
 	 * the object table fills too (the tests of one tiny table each say
 	 * that each fills).
 	 */
-	if (strstr(params, "max_objects") && strstr(params, "max_sites"))
+	if (strstr(params, "max_objects") && strstr(params, "max_sites")) {
 		EXPECT_LT(0, key_now("dropped objects") +
 			  key_now("dropped sites"));
-	else if (strstr(params, "max_objects"))
+	} else if (strstr(params, "max_objects")) {
 		EXPECT_LT(0, key_now("dropped objects"));
-	else if (strstr(params, "max_sites"))
+	} else if (strstr(params, "max_sites")) {
 		EXPECT_LT(0, key_now("dropped sites"));
+	}
 	check_tables(_metadata, params, t, nt, 1);
 
 	/* Every tracked object's free is found: rows go back to zero. */
