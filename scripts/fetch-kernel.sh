@@ -10,8 +10,9 @@
 # mirror through a private apt configuration ($SA_CACHE/apt/<suite>-<arch>),
 # and unpacks them into
 #   $SA_CACHE/kernels/<suite>-<arch>-<flavour>/root
-# Writes kernel.env there (sourceable): KVER PKGVER KDIR VMLINUZ KCC SUITE
-# ARCH BUSYBOX CROSS_COMPILE KARCH.  Nothing is installed.
+# Writes kernel.env there (sourceable): KVER PKGVER KDIR VMLINUZ KCC (the
+# compiler the headers name) SUITE ARCH BUSYBOX CROSS_COMPILE KARCH.
+# Nothing is installed.
 # --print-env only prints kernel.env's path.  The download is skipped when
 # kernel.env names the version the suite offers; SA_OFFLINE=1 (or a mirror
 # that cannot be reached) uses what is cached without asking.
@@ -130,19 +131,17 @@ vmlinuz=$( { find "$stage/root/boot" "$stage/root/usr/lib" \( -name 'vmlinuz*' \
 [ -n "$vmlinuz" ] || die "no kernel image in the $img packages"
 vmlinuz=$dir/${vmlinuz#"$stage"/}
 
-# The compiler the headers name (.kernelvariables: CC = ... gcc-12), if
-# this machine has it, else gcc; for another architecture, its cross one.
+# The compiler the headers name (.kernelvariables: CC = ... gcc-12), with
+# the cross prefix for another architecture.  Whether this machine or a
+# chroot builds with it is decided at build time (mkchroot.sh --kernel).
 cross="" karch=""
 case "$arch" in
 "$host_arch") ;;
 arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
 *) die "no cross compiler known for $arch" ;;
 esac
-kcc=$(sed -n 's/^CC[[:space:]]*=//p' "$skdir/.kernelvariables" 2>/dev/null |
-	awk '{ print $NF; exit }')
-kcc=${kcc##*)}	# without "$(CROSS_COMPILE)"
-kcc=$cross${kcc:-gcc}
-command -v "$kcc" >/dev/null 2>&1 || kcc=${cross}gcc
+kcc=$(sa_kernel_cc "$skdir")
+kcc=$cross${kcc%% *}
 
 # A static busybox for the guest's architecture.
 if [ "$arch" != "$host_arch" ]; then
