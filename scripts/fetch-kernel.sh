@@ -62,7 +62,7 @@ kver=${img#linux-image-}
 pkgver=$(apt-cache "${opts[@]}" policy "$img" |
 	awk '/Candidate:/ { print $2; exit }')
 if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf" &&
-   grep -q '^BUSYBOX=' "$envf"; then
+   [ -f "$(sed -n 's/^BUSYBOX=//p' "$envf")" ]; then
 	log "kernel $kver ($pkgver): cached"
 	exit 0
 fi
@@ -148,7 +148,12 @@ if [ "$arch" != "$host_arch" ]; then
 	mkdir -p "$stage/busybox"
 	download busybox-static "$stage/busybox" "${opts[@]}"
 	dpkg-deb -x "$stage"/busybox/busybox-static_*.deb "$stage/busybox/root"
-	busybox="$dir/busybox/root/bin/busybox"
+	# /bin/busybox, or /usr/bin/busybox from trixie on (merged /usr).
+	busybox=bin/busybox
+	[ -f "$stage/busybox/root/$busybox" ] || busybox=usr/bin/busybox
+	[ -f "$stage/busybox/root/$busybox" ] ||
+		die "no busybox in busybox-static"
+	busybox="$dir/busybox/root/$busybox"
 else
 	busybox=/bin/busybox
 fi
