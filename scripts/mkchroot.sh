@@ -86,11 +86,14 @@ make_chroot() {
 	for p in "${want[@]}"; do has "$root" "$p" || missing+=("$p"); done
 	if [ ${#missing[@]} -gt 0 ]; then
 		log "installing ${missing[*]} in the $suite build environment (once)"
+		# Like debootstrap, without Valid-Until (sid's Release file
+		# expires a week after it was made: a mirror that is a snapshot).
 		# shellcheck disable=SC2016 # (expanded by the inner sh)
 		unshare --mount sh -c 'mount -t proc proc "$1/proc" && shift &&
 			exec chroot "$@"' sh "$root" "$root" sh -c '
 			export DEBIAN_FRONTEND=noninteractive
-			apt-get -q update && apt-get -q install -y \
+			apt-get -q -o Acquire::Check-Valid-Until=false update &&
+			apt-get -q install -y \
 				--no-install-recommends "$@"' sh "${missing[@]}" \
 			>> "$root.log" 2>&1 ||
 			{ tail -n 20 "$root.log" >&2
