@@ -30,6 +30,7 @@ trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 SA_DEBUG_ROW=debug:amd64:kasan
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
 bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64
+trixie:amd64:amd64 trixie:arm64:arm64 trixie:amd64:cloud-amd64
 $SA_DEBUG_ROW"
 SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
