@@ -44,6 +44,16 @@ if [ -f "$envf" ] && [ "${SA_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 
+# Architectures the project builds for and boots (run-qemu.sh): this
+# machine's, and arm64 from amd64.
+host_arch=$(dpkg --print-architecture)
+cross="" karch=""
+case "$arch" in
+"$host_arch") ;;
+arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
+*) die "$arch kernels are not supported here (this machine's $host_arch, and arm64)" ;;
+esac
+
 optstr=$(sa_apt_opts "$suite" "$arch")
 read -r -a opts <<< "$optstr"
 log "resolving the current $suite kernel ($arch, $flavour)"
@@ -100,7 +110,6 @@ for pkg in "$img" $binary "linux-headers-$kver" "$common"; do
 done
 # Headers of another architecture (a board's) run this machine's kbuild
 # tools: take linux-kbuild of the same version for this machine.
-host_arch=$(dpkg --print-architecture)
 if [ "$arch" != "$host_arch" ]; then
 	hoptstr=$(sa_apt_opts "$suite" "$host_arch")
 	read -r -a hopts <<< "$hoptstr"
@@ -134,12 +143,6 @@ vmlinuz=$dir/${vmlinuz#"$stage"/}
 # The compiler the headers name (.kernelvariables: CC = ... gcc-12), with
 # the cross prefix for another architecture.  Whether this machine or a
 # chroot builds with it is decided at build time (mkchroot.sh --kernel).
-cross="" karch=""
-case "$arch" in
-"$host_arch") ;;
-arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
-*) die "no cross compiler known for $arch" ;;
-esac
 kcc=$(sa_kernel_cc "$skdir")
 kcc=$cross${kcc%% *}
 
