@@ -149,7 +149,19 @@ kcc=$cross${kcc%% *}
 # A static busybox for the guest's architecture.
 if [ "$arch" != "$host_arch" ]; then
 	mkdir -p "$stage/busybox"
-	download busybox-static "$stage/busybox" "${opts[@]}"
+	# A -backports suite has only what was backported: busybox-static
+	# is its base suite's then.
+	bsuite=$suite bopts=("${opts[@]}")
+	if ! apt-cache "${opts[@]}" policy busybox-static 2>/dev/null |
+	     awk '/Candidate: [0-9]/ { f = 1 } END { exit !f }'; then
+		bsuite=$(sa_base_suite "$suite")
+		boptstr=$(sa_apt_opts "$bsuite" "$arch")
+		read -r -a bopts <<< "$boptstr"
+		sa_apt_update "$bsuite" "$arch" -qq "${bopts[@]}" >/dev/null ||
+			die "apt-get update failed for $bsuite ($arch)"
+	fi
+	log "(busybox-static of $bsuite)"
+	download busybox-static "$stage/busybox" "${bopts[@]}"
 	dpkg-deb -x "$stage"/busybox/busybox-static_*.deb "$stage/busybox/root"
 	# /bin/busybox, or /usr/bin/busybox from trixie on (merged /usr).
 	busybox=bin/busybox

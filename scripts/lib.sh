@@ -14,6 +14,8 @@
 #   sa_apt_download S A PKG VER DIR  downloads PKG, which must be at version
 #                      VER in that set-up's lists, into DIR; prints the
 #                      .deb's path
+#   sa_base_suite S    prints the suite S is an addition to (bookworm for
+#                      bookworm-backports, sid for experimental), or S
 #   sa_kernel_cc KDIR  prints what the kernel's headers record about their
 #                      compiler: "NAME MAJOR TEXT" (see below)
 
@@ -123,6 +125,14 @@ sa_apt_download() {
 	fi
 	deb=$(compgen -G "$dir/${pkg}_*.deb" | head -n 1) || die "no .deb of $pkg"
 	echo "$deb"
+}
+
+sa_base_suite() {
+	case "$1" in
+	experimental | unstable) echo sid ;;
+	*-*) echo "${1%%-*}" ;;	# -backports, -proposed-updates...
+	*) echo "$1" ;;
+	esac
 }
 
 # The compiler a kernel was built with, from its headers: prints

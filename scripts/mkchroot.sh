@@ -40,15 +40,6 @@ has() { [ -e "$1/.slab_account-$2" ]; }	# has ROOT PACKAGE
 # stamp; a package added to the list later is installed then).
 made() { [ -n "$(compgen -G "$1/.slab_account-*")" ]; }
 
-# The suite a chroot of a row's suite is made of.
-base_suite() {
-	case "$1" in
-	experimental | unstable) echo sid ;;
-	*-*) echo "${1%%-*}" ;;	# -backports, -proposed-updates...
-	*) echo "$1" ;;
-	esac
-}
-
 # Does SUITE's archive have PACKAGE for this machine?
 suite_has() {
 	local optstr
@@ -130,7 +121,7 @@ for_kernel() {
 	fi
 	# A chroot: gcc-14, or the cross compiler gcc-14-aarch64-linux-gnu.
 	pkg=gcc-$major${cross:+-${cross%-}}
-	suite=$(base_suite "$SUITE")
+	suite=$(sa_base_suite "$SUITE")
 	for s in "$suite" "${more[@]}"; do
 		root=$(chroot_of "$s")
 		if made "$root" && has "$root" "$pkg"; then
