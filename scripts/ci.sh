@@ -33,6 +33,7 @@ trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 SA_DEBUG_ROW=debug:amd64:kasan
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
 bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64
+trixie:amd64:amd64 trixie:arm64:arm64 trixie:amd64:cloud-amd64
 $SA_DEBUG_ROW"
 SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
@@ -54,9 +55,11 @@ row_args() {	# row_args SUITE:ARCH:FLAVOUR -> fetch-kernel.sh arguments
 }
 
 # Fetch (or build: the debug row) the row's kernel and the linux-source
-# files; sets KVER KDIR ... KSFT.
+# files; sets KVER KDIR ... KSFT, and KCC and KROOT: the compiler and the
+# chroot ("-": none) the modules are built with (mkchroot.sh --kernel:
+# from what the headers record about their compiler).
 load_row() {
-	local args kenv
+	local args kenv benv
 	case "$1" in
 	"$SA_DEBUG_ROW")
 		"$SA_ROOT/scripts/debug-kernel.sh"
@@ -76,25 +79,29 @@ load_row() {
 	# shellcheck disable=SC1090
 	. "$kenv"
 	CROSS_COMPILE=${CROSS_COMPILE:-} KARCH=${KARCH:-}
+	benv=$("$SA_ROOT/scripts/mkchroot.sh" --kernel "$kenv")
+	read -r KCC KROOT <<< "$benv"
 	"$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}"
 	# shellcheck disable=SC1090
 	. "$("$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}" --print-env)"
 	out="$SA_ROOT/build/$KVER"
 }
 
-# make against the row's kernel, in the environment its headers need:
-# kernels built with a newer gcc than this machine's are built in a chroot
-# of their suite (scripts/mkchroot.sh).
+# make against the row's kernel, in the environment its headers need
+# (load_row): this machine, or a chroot (scripts/mkchroot.sh) that sees
+# the tree and the cache at the same paths.
 kmake() {
-	if [ -z "$(command -v "$KCC")" ] || [ "$SUITE" = sid ]; then
-		local root
-		root=$("$SA_ROOT/scripts/mkchroot.sh" "$SUITE" --print)
-		mkdir -p "$root$SA_ROOT"
+	if [ "$KROOT" != - ]; then
+		local cache=$SA_CACHE
+		case "$SA_CACHE/" in "$SA_ROOT"/*) cache="" ;; esac
+		mkdir -p "$KROOT$SA_ROOT" ${cache:+"$KROOT$cache"}
 		# shellcheck disable=SC2016 # (expanded by the inner sh)
 		unshare --mount sh -c '
-			mount --bind "$1" "$2$1" && mount -t proc proc "$2/proc" &&
+			mount --bind "$1" "$3$1" &&
+			{ [ -z "$2" ] || mount --bind "$2" "$3$2"; } &&
+			mount -t proc proc "$3/proc" &&
 			shift 2 && exec chroot "$@"' \
-			sh "$SA_ROOT" "$root" "$root" make "$@"
+			sh "$SA_ROOT" "$cache" "$KROOT" make "$@"
 	else
 		make "$@"
 	fi
@@ -121,11 +128,9 @@ build_row() {	# build_row test|demo
 	local mode=$1
 	rm -rf "$out"
 	mkdir -p "$out/src" "$out/rootfs/lib/slab_account" "$out/rootfs/usr/bin"
-	if [ "$SUITE" = sid ]; then
-		"$SA_ROOT/scripts/mkchroot.sh" "$SUITE"
-		KCC=$("$SA_ROOT/scripts/mkchroot.sh" "$SUITE" --cc)
-	fi
-	log "building slab_account.ko for $KVER (W=1, $KCC)"
+	local where=""
+	[ "$KROOT" = - ] || where=" in the chroot ${KROOT#"$SA_CACHE"/}"
+	log "building slab_account.ko for $KVER (W=1, $KCC$where)"
 	cp "$SA_ROOT/Kbuild" "$out/src/"
 	cp -r "$SA_ROOT/module" "$out/src/"
 	kbuild "$out/src" "$out/mod" "$out/build-module.log"

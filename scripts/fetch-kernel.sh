@@ -10,8 +10,9 @@
 # mirror through a private apt configuration ($SA_CACHE/apt/<suite>-<arch>),
 # and unpacks them into
 #   $SA_CACHE/kernels/<suite>-<arch>-<flavour>/root
-# Writes kernel.env there (sourceable): KVER PKGVER KDIR VMLINUZ KCC SUITE
-# ARCH BUSYBOX CROSS_COMPILE KARCH.  Nothing is installed.
+# Writes kernel.env there (sourceable): KVER PKGVER KDIR VMLINUZ KCC (the
+# compiler the headers name) SUITE ARCH BUSYBOX CROSS_COMPILE KARCH.
+# Nothing is installed.
 # --print-env only prints kernel.env's path.  The download is skipped when
 # kernel.env names the version the suite offers; SA_OFFLINE=1 (or a mirror
 # that cannot be reached) uses what is cached without asking.
@@ -43,6 +44,16 @@ if [ -f "$envf" ] && [ "${SA_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 
+# Architectures the project builds for and boots (run-qemu.sh): this
+# machine's, and arm64 from amd64.
+host_arch=$(dpkg --print-architecture)
+cross="" karch=""
+case "$arch" in
+"$host_arch") ;;
+arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
+*) die "$arch kernels are not supported here (this machine's $host_arch, and arm64)" ;;
+esac
+
 optstr=$(sa_apt_opts "$suite" "$arch")
 read -r -a opts <<< "$optstr"
 log "resolving the current $suite kernel ($arch, $flavour)"
@@ -61,7 +72,7 @@ kver=${img#linux-image-}
 pkgver=$(apt-cache "${opts[@]}" policy "$img" |
 	awk '/Candidate:/ { print $2; exit }')
 if [ -f "$envf" ] && grep -qx "PKGVER=$pkgver" "$envf" &&
-   grep -q '^BUSYBOX=' "$envf"; then
+   [ -f "$(sed -n 's/^BUSYBOX=//p' "$envf")" ]; then
 	log "kernel $kver ($pkgver): cached"
 	exit 0
 fi
@@ -99,7 +110,6 @@ for pkg in "$img" $binary "linux-headers-$kver" "$common"; do
 done
 # Headers of another architecture (a board's) run this machine's kbuild
 # tools: take linux-kbuild of the same version for this machine.
-host_arch=$(dpkg --print-architecture)
 if [ "$arch" != "$host_arch" ]; then
 	hoptstr=$(sa_apt_opts "$suite" "$host_arch")
 	read -r -a hopts <<< "$hoptstr"
@@ -130,26 +140,35 @@ vmlinuz=$( { find "$stage/root/boot" "$stage/root/usr/lib" \( -name 'vmlinuz*' \
 [ -n "$vmlinuz" ] || die "no kernel image in the $img packages"
 vmlinuz=$dir/${vmlinuz#"$stage"/}
 
-# The compiler the headers name (.kernelvariables: CC = ... gcc-12), if
-# this machine has it, else gcc; for another architecture, its cross one.
-cross="" karch=""
-case "$arch" in
-"$host_arch") ;;
-arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
-*) die "no cross compiler known for $arch" ;;
-esac
-kcc=$(sed -n 's/^CC[[:space:]]*=//p' "$skdir/.kernelvariables" 2>/dev/null |
-	awk '{ print $NF; exit }')
-kcc=${kcc##*)}	# without "$(CROSS_COMPILE)"
-kcc=$cross${kcc:-gcc}
-command -v "$kcc" >/dev/null 2>&1 || kcc=${cross}gcc
+# The compiler the headers name (.kernelvariables: CC = ... gcc-12), with
+# the cross prefix for another architecture.  Whether this machine or a
+# chroot builds with it is decided at build time (mkchroot.sh --kernel).
+kcc=$(sa_kernel_cc "$skdir")
+kcc=$cross${kcc%% *}
 
 # A static busybox for the guest's architecture.
 if [ "$arch" != "$host_arch" ]; then
 	mkdir -p "$stage/busybox"
-	download busybox-static "$stage/busybox" "${opts[@]}"
+	# A -backports suite has only what was backported: busybox-static
+	# is its base suite's then.
+	bsuite=$suite bopts=("${opts[@]}")
+	if ! apt-cache "${opts[@]}" policy busybox-static 2>/dev/null |
+	     awk '/Candidate: [0-9]/ { f = 1 } END { exit !f }'; then
+		bsuite=$(sa_base_suite "$suite")
+		boptstr=$(sa_apt_opts "$bsuite" "$arch")
+		read -r -a bopts <<< "$boptstr"
+		sa_apt_update "$bsuite" "$arch" -qq "${bopts[@]}" >/dev/null ||
+			die "apt-get update failed for $bsuite ($arch)"
+	fi
+	log "(busybox-static of $bsuite)"
+	download busybox-static "$stage/busybox" "${bopts[@]}"
 	dpkg-deb -x "$stage"/busybox/busybox-static_*.deb "$stage/busybox/root"
-	busybox="$dir/busybox/root/bin/busybox"
+	# /bin/busybox, or /usr/bin/busybox from trixie on (merged /usr).
+	busybox=bin/busybox
+	[ -f "$stage/busybox/root/$busybox" ] || busybox=usr/bin/busybox
+	[ -f "$stage/busybox/root/$busybox" ] ||
+		die "no busybox in busybox-static"
+	busybox="$dir/busybox/root/$busybox"
 else
 	busybox=/bin/busybox
 fi

@@ -14,6 +14,10 @@
 #   sa_apt_download S A PKG VER DIR  downloads PKG, which must be at version
 #                      VER in that set-up's lists, into DIR; prints the
 #                      .deb's path
+#   sa_base_suite S    prints the suite S is an addition to (bookworm for
+#                      bookworm-backports, sid for experimental), or S
+#   sa_kernel_cc KDIR  prints what the kernel's headers record about their
+#                      compiler: "NAME MAJOR TEXT" (see below)
 
 SA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SA_CACHE=${SA_CACHE:-$SA_ROOT/.cache}
@@ -121,4 +125,41 @@ sa_apt_download() {
 	fi
 	deb=$(compgen -G "$dir/${pkg}_*.deb" | head -n 1) || die "no .deb of $pkg"
 	echo "$deb"
+}
+
+sa_base_suite() {
+	case "$1" in
+	experimental | unstable) echo sid ;;
+	*-*) echo "${1%%-*}" ;;	# -backports, -proposed-updates...
+	*) echo "$1" ;;
+	esac
+}
+
+# The compiler a kernel was built with, from its headers: prints
+# "NAME MAJOR TEXT".  NAME is the one .kernelvariables gives make (CC =
+# $(CROSS_COMPILE)gcc-14 -> gcc-14; gcc-MAJOR when the file is missing or
+# names a bare gcc), MAJOR the major version of CONFIG_GCC_VERSION (from
+# .config, or include/generated/autoconf.h; 0 for a kernel built with
+# clang, whose NAME is then clang), TEXT CONFIG_CC_VERSION_TEXT (may be
+# empty before 5.8).
+sa_kernel_cc() {
+	local kdir=$1 name ver text cfg=$1/.config
+	[ -f "$cfg" ] || cfg=$kdir/include/generated/autoconf.h
+	[ -f "$cfg" ] || die "no .config nor autoconf.h in $kdir"
+	ver=$(sed -n 's/^\(#define \)\?CONFIG_GCC_VERSION[= ]\([0-9]*\)$/\2/p' "$cfg")
+	text=$(sed -n 's/^\(#define \)\?CONFIG_CC_VERSION_TEXT[= ]"\(.*\)"$/\2/p' "$cfg")
+	name=$(sed -n 's/^CC[[:space:]]*=//p' "$kdir/.kernelvariables" \
+		2>/dev/null | awk '{ print $NF; exit }')
+	name=${name##*)}	# without "$(CROSS_COMPILE)"
+	if [ -z "$ver" ] || [ "$ver" = 0 ]; then
+		grep -q '^\(#define \)\?CONFIG_CC_IS_CLANG[= ]' "$cfg" ||
+			die "$kdir records neither gcc's nor clang's version"
+		echo "clang 0 $text"
+		return
+	fi
+	case "$name" in
+	gcc-[0-9]*) ;;
+	*) name=gcc-$((ver / 10000)) ;;
+	esac
+	echo "$name $((ver / 10000)) $text"
 }
