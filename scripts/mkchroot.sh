@@ -104,8 +104,17 @@ for_kernel() {
 	read -r name major text <<< "$(sa_kernel_cc "$KDIR")"
 	[ "$name" != clang ] ||
 		die "$KVER was built with clang ($text): only gcc builds are supported"
-	local cross=${CROSS_COMPILE:-}
-	# This machine: the named compiler, or a gcc of that major or newer.
+	local cross=${CROSS_COMPILE:-} c
+	# This machine: the very compiler the headers name (kbuild warns
+	# when its version text differs), the named compiler, or a gcc of
+	# that major or newer.
+	for c in "${text%% *}" "$cross$name"; do
+		if [ -n "$c" ] && command -v "$c" >/dev/null &&
+		   [ "$("$c" --version 2>/dev/null | head -n 1)" = "$text" ]; then
+			echo "$c -"
+			return
+		fi
+	done
 	if command -v "$cross$name" >/dev/null; then
 		echo "$cross$name -"
 		return
