@@ -56,6 +56,10 @@ workload() {
 	done
 	run cpair "$NPAIR"
 	run cbatch "$NBATCH"
+	# The paths slab_account hooks with kprobes (no kmem event of their
+	# own): bulk allocs and frees of 16, krealloc in place and moving.
+	run bulk $((NBATCH / 16 * 16))
+	run realloc "$NPAIR"
 	[ "$NCPU" -gt 1 ] && run remote 64 "$NBATCH"
 	# Per-CPU scaling: 1 CPU, all at once at one call site, and all at
 	# once each at its own, in turn, five times (the report takes the
@@ -120,6 +124,8 @@ workload
 cfg=active
 echo start > $SA || broke "start"
 workload
+say "M hooked $(sed -n 's/^hooked \(.*\): \(.*\)/\1=\2/p' $SA | tr '\n' ' ')"
+say "M hook_rows $(header 'resized in place') $(header 'missed hook calls') $(awk '/ sab_bulk\+/ { print $8 }' $SA)"
 # Every object held now is in sab_hold's row, none was dropped.
 d0=$(header 'dropped objects')
 run hold 50000
@@ -128,8 +134,16 @@ d1=$(header 'dropped objects')
 run release
 say "M hold 50000 ${held:-0} $((d1 - d0)) $(header 'tracked objects')"
 [ "${held:-0}" -eq 50000 ] || broke "hold 50000: sab_hold's row has ${held:-0} live objects"
-# Full reads of the file with more and more distinct call sites.
-for k in 0 1000 2000 5000 8000; do
+say "M dropped $(header 'dropped objects') $(header 'dropped sites')"
+echo stop > $SA || broke "stop"
+rmmod slab_account || broke "rmmod slab_account (2)"
+
+# Full reads of the file with more and more distinct call sites, up to
+# 10,000: more than this guest's default call-site capacity (8192 in 512
+# MiB), so slab_account is loaded again with max_sites=16384 for them.
+insmod $KO/slab_account.ko max_sites=16384 || broke "insmod max_sites=16384"
+say "M read_site_capacity $(header 'call site capacity')"
+for k in 0 1000 2000 5000 8000 10000; do
 	[ "$k" -gt 0 ] && run sites "$k"
 	n=$(grep -c 'sab_sites+' $SA)
 	[ "$n" -ge "$k" ] || broke "sites $k: only $n sab_sites rows"
@@ -139,9 +153,15 @@ for k in 0 1000 2000 5000 8000; do
 		broke "sabench read"
 	fi
 done
-say "M dropped $(header 'dropped objects') $(header 'dropped sites')"
-echo stop > $SA || broke "stop"
-rmmod slab_account || broke "rmmod slab_account (2)"
+say "M read_dropped $(header 'dropped objects') $(header 'dropped sites')"
+rmmod slab_account || broke "rmmod slab_account (3)"
+
+# Active without the kprobes: what the hooks themselves cost.
+cfg=hooks=0
+insmod $KO/slab_account.ko hooks=0 || broke "insmod hooks=0"
+say "M hooked_off $(sed -n 's/^hooked \(.*\): \(.*\)/\1=\2/p' $SA | tr '\n' ' ')"
+workload
+rmmod slab_account || broke "rmmod slab_account (4)"
 
 cfg=ftrace
 echo 0 > $T/tracing_on

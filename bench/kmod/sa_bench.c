@@ -23,8 +23,18 @@
  *   opar N CPUS        as par 64 N CPUS, each thread with its own call
  *                      site (of SAB_OWN_SITES): what sharing one costs
  *                        -> opar 64 N CPUS SPAN_NS SUM_NS MAX_NS
+ *   bulk N             N/16 x kmem_cache_alloc_bulk() of 16 objects of
+ *                      that cache, then N/16 x kmem_cache_free_bulk() of
+ *                      16 (N rounded down to a multiple of 16, <= 65536)
+ *                        -> bulk 200 N NS_ALLOC NS_FREE
+ *   realloc N          N x kmalloc(40), krealloc() to 60 (in place: the
+ *                      object stays in kmalloc-64), kfree; then N x
+ *                      kmalloc(40), krealloc() to 400 (moved), kfree
+ *                        -> realloc 40 60 400 N NS_INPLACE NS_MOVED
+ *                      (an in-place resize that moves, or a move that
+ *                      stays, is error -EPROTO: not what is timed)
  *   sites K            one kmalloc(32)+kfree from each of K distinct call
- *                      sites (sab_sites+0x...), K <= 8192
+ *                      sites (sab_sites+0x...), K <= 10240
  *                        -> sites K NS
  *   hold N             keep N more kmalloc(64) objects live (N <= 65536
  *                      in all) -> hold N HELD
@@ -55,7 +65,11 @@
 #define SAB_MAX_BATCH	65536
 #define SAB_MAX_SIZE	16384
 #define SAB_CACHE_SIZE	200
-#define SAB_MAX_SITES	8192
+#define SAB_MAX_SITES	10240
+#define SAB_BULK	16
+#define SAB_RE_FROM	40
+#define SAB_RE_GROW	60
+#define SAB_RE_MOVE	400
 #define SAB_MAX_CPUS	64
 
 static DEFINE_MUTEX(sab_lock);
@@ -215,6 +229,56 @@ static noinline int sab_cbatch(unsigned long n, u64 *ns_alloc, u64 *ns_free)
 	return got == n ? 0 : -ENOMEM;
 }
 
+/* ---- the paths the kmem tracepoints do not report ------------------------ */
+
+static noinline int sab_bulk(unsigned long n, u64 *ns_alloc, u64 *ns_free)
+{
+	unsigned long i, got;
+	u64 t0, t1;
+
+	t0 = ktime_get_ns();
+	for (got = 0; got < n; got += SAB_BULK) {
+		/* All or nothing: 0 when it fails. */
+		if (!kmem_cache_alloc_bulk(sab_cache, GFP_KERNEL, SAB_BULK,
+					   &sab_objs[got]))
+			break;
+	}
+	t1 = ktime_get_ns();
+	for (i = 0; i < got; i += SAB_BULK)
+		kmem_cache_free_bulk(sab_cache, SAB_BULK, &sab_objs[i]);
+	*ns_free = ktime_get_ns() - t1;
+	*ns_alloc = t1 - t0;
+	return got == n ? 0 : -ENOMEM;
+}
+
+/* N x kmalloc(SAB_RE_FROM), krealloc() to @to, kfree. */
+static noinline int sab_krealloc(unsigned long n, size_t to, bool in_place,
+				 u64 *ns)
+{
+	unsigned long i;
+	void *p, *q;
+	bool stayed;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		p = kmalloc(SAB_RE_FROM, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		q = krealloc(p, to, GFP_KERNEL);
+		if (!q) {
+			kfree(p);
+			return -ENOMEM;
+		}
+		stayed = q == p;
+		kfree(q);
+		if (stayed != in_place)
+			return -EPROTO;
+	}
+	*ns = ktime_get_ns() - t0;
+	return 0;
+}
+
 /* ---- remote frees: allocate on one CPU, free on another ---------------- */
 
 struct sab_remote {
@@ -355,12 +419,15 @@ static int sab_par(unsigned int size, unsigned long n, unsigned int ncpus,
 #define SAB_SITE1024	do { SAB_SITE256; SAB_SITE256; SAB_SITE256; SAB_SITE256; } while (0)
 #define SAB_SITE4096	do { SAB_SITE1024; SAB_SITE1024; SAB_SITE1024; SAB_SITE1024; } while (0)
 
+/* SAB_MAX_SITES of them. */
 static noinline void sab_sites(unsigned int n)
 {
 	unsigned int k = 0;
 
 	SAB_SITE4096;
 	SAB_SITE4096;
+	SAB_SITE1024;
+	SAB_SITE1024;
 }
 
 /* ---- objects kept live ---------------------------------------------------- */
@@ -418,6 +485,19 @@ static int sab_run(const char *cmd)
 		ret = sab_cbatch(n, &a, &b);
 		snprintf(r, rl, "cbatch %u %lu %llu %llu\n", SAB_CACHE_SIZE,
 			 n, a, b);
+	} else if (sscanf(cmd, "bulk %lu", &n) == 1) {
+		if (n > SAB_MAX_BATCH)
+			return -EINVAL;
+		n = rounddown(n, SAB_BULK);
+		ret = sab_bulk(n, &a, &b);
+		snprintf(r, rl, "bulk %u %lu %llu %llu\n", SAB_CACHE_SIZE, n,
+			 a, b);
+	} else if (sscanf(cmd, "realloc %lu", &n) == 1) {
+		ret = sab_krealloc(n, SAB_RE_GROW, true, &a);
+		if (!ret)
+			ret = sab_krealloc(n, SAB_RE_MOVE, false, &b);
+		snprintf(r, rl, "realloc %u %u %u %lu %llu %llu\n", SAB_RE_FROM,
+			 SAB_RE_GROW, SAB_RE_MOVE, n, a, b);
 	} else if (sscanf(cmd, "remote %lu %lu", &size, &n) == 2) {
 		if (!sab_size_ok(size) || n > SAB_MAX_BATCH)
 			return -EINVAL;

@@ -2,9 +2,11 @@
 /*
  * sa_floor: the cheapest probe slab_account could have.
  *
- * It registers slab_account's own probe wrappers (module/compat.h) on the
- * same kmem tracepoints, and they call an accounting core that only
- * increments a per-CPU counter.  What slab_account costs above this floor
+ * It registers slab_account's own probe wrappers (module/sa_tracepoints.c,
+ * compiled into this module) on the same kmem tracepoints, and they call
+ * an accounting core that only increments a per-CPU counter in place of
+ * module/sa_core.h's.  No kprobe: the paths module/sa_kprobes.c hooks
+ * cost the floor nothing.  What slab_account costs above this floor
  * is the price of its tables; what this floor costs above no probe at all
  * is the price of the tracepoints themselves.
  *
@@ -15,27 +17,51 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 
-#include "../../module/compat.h"
+#include <linux/tracepoint.h>
 
 static DEFINE_PER_CPU(unsigned long, sa_floor_allocs);
 static DEFINE_PER_CPU(unsigned long, sa_floor_frees);
 
-static void sa_account_alloc(unsigned long call_site, const void *ptr,
-			     size_t bytes_req, size_t bytes_alloc,
-			     const struct kmem_cache *s)
+/* The core sa_tracepoints.c's probes expand, instead of sa_core.h's. */
+#define SLAB_ACCOUNT_CORE_H
+#define SA_CACHE_UNKNOWN	((const struct kmem_cache *)1UL)
+
+static __always_inline void sa_account_alloc(unsigned long call_site,
+					     const void *ptr,
+					     size_t bytes_req,
+					     size_t bytes_alloc,
+					     const struct kmem_cache *s)
 {
 	this_cpu_inc(sa_floor_allocs);
 }
 
-static void sa_account_free(unsigned long call_site, const void *ptr)
+static __always_inline void sa_account_free(unsigned long call_site,
+					    const void *ptr)
 {
 	this_cpu_inc(sa_floor_frees);
 }
 
+#include "../../module/sa_tracepoints.c"
+
+static int sa_floor_register(void)
+{
+	int ret;
+
+	/* Frees first, as slab_account does (module/sa_probes.h). */
+	ret = sa_tracepoints_register(false);
+	if (ret)
+		return ret;
+	ret = sa_tracepoints_register(true);
+	if (ret)
+		sa_tracepoints_unregister(false);
+	return ret;
+}
+
 static int __init sa_floor_init(void)
 {
-	int ret = sa_compat_register();
+	int ret = sa_floor_register();
 
 	if (ret) {
 		tracepoint_synchronize_unregister();
@@ -49,7 +75,8 @@ static void __exit sa_floor_exit(void)
 	unsigned long allocs = 0, frees = 0;
 	int cpu;
 
-	sa_compat_unregister();
+	sa_tracepoints_unregister(true);
+	sa_tracepoints_unregister(false);
 	tracepoint_synchronize_unregister();
 	for_each_possible_cpu(cpu) {
 		allocs += per_cpu(sa_floor_allocs, cpu);
