@@ -194,7 +194,6 @@ struct sa_hook {
 	};
 	const char *sym;		/* the name hooked, when it is */
 	int err;			/* why not, else 0 */
-	bool said;			/* why not, at load */
 	unsigned long missed;		/* of earlier registrations */
 };
 
@@ -280,12 +279,8 @@ void sa_kprobes_register(bool allocs)
 		if (!h->path || h->allocs != allocs || h->sym)
 			continue;
 		h->err = -EPERM;
-		if (!hooks) {
-			if (!h->said)
-				pr_info("path %s not hooked: hooks=0\n", h->path);
-			h->said = true;
+		if (!hooks)
 			continue;
-		}
 		for (j = 0; h->syms[j]; j++) {
 			h->err = sa_hook_register(h, h->syms[j]);
 			if (!h->err) {
@@ -296,13 +291,37 @@ void sa_kprobes_register(bool allocs)
 			if (h->err != -ENOENT && h->err != -EINVAL)
 				break;
 		}
-		if (h->err && !h->said)
-			pr_info("path %s not hooked (%d): %s\n", h->path, h->err,
-				h->err == -ENOENT ? "no such function in this kernel" :
-				h->err == -EOPNOTSUPP ? "no kprobes in this kernel" :
-				"kprobe refused");
-		h->said = true;
 	}
+}
+
+void sa_kprobes_report(void)
+{
+	char hooked[160] = "", absent[160] = "", failed[160] = "";
+	size_t nh = 0, na = 0, nf = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sa_hooks); i++) {
+		const struct sa_hook *h = &sa_hooks[i];
+
+		if (!h->path)
+			continue;
+		if (h->sym)
+			nh += scnprintf(hooked + nh, sizeof(hooked) - nh, " %s",
+					h->path);
+		else if (h->err == -ENOENT || h->err == -EINVAL)
+			na += scnprintf(absent + na, sizeof(absent) - na, " %s",
+					h->path);
+		else
+			nf += scnprintf(failed + nf, sizeof(failed) - nf,
+					" %s (%d)", h->path, h->err);
+	}
+	if (!hooks)
+		pr_info("paths beyond the tracepoints: not hooked (hooks=0)\n");
+	else
+		pr_info("paths beyond the tracepoints: hooked:%s%s%s%s%s\n",
+			nh ? hooked : " none", na ? "; not in this kernel:" : "",
+			absent, nf ? "; kprobe refused or no kprobes:" : "",
+			failed);
 }
 
 void sa_kprobes_unregister(void)

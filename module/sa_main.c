@@ -31,6 +31,7 @@
 #include "sa_kmem_cache.h"
 #include "sa_names.h"
 #include "sa_objects.h"
+#include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
 
@@ -127,6 +128,7 @@ static int __init sa_init(void)
 
 	pr_info("tracking up to %lu objects and %u call sites in %zu bytes\n",
 		sa_objects_capacity(), sa_site_cap, sa_table_bytes);
+	sa_kprobes_report();
 	return 0;
 
 out_stop:

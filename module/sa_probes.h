@@ -39,6 +39,8 @@ enum sa_path {
  */
 void sa_kprobes_register(bool allocs);
 void sa_kprobes_unregister(void);
+/* Say at load which paths are hooked, absent, or could not be hooked. */
+void sa_kprobes_report(void);
 /* The path's name in the file; NULL when this kernel has no such API. */
 const char *sa_path_name(enum sa_path path);
 bool sa_path_hooked(enum sa_path path);
