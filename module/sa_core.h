@@ -46,9 +46,9 @@
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
  *			address.  Claimed by cmpxchg(0 -> BUSY); the value
  *			written; the site counted; then the key published
- *			with smp_store_release().  Lookups compare
- *			READ_ONCE(key) with the address and smp_rmb() before
- *			reading the value.  A free reads the value, then
+ *			with smp_store_release().  Lookups decide a match
+ *			with READ_ONCE(key) (after a plain filter load) and
+ *			smp_rmb() before reading the value.  A free reads the value, then
  *			releases the slot with smp_store_release(key, 0), so
  *			the value is read before the slot can be claimed
  *			again.  A free that finds its object was counted
@@ -301,8 +301,14 @@ static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
 	/* Unrolled: the whole bucket is read for every allocation. */
 #pragma GCC unroll 8
 	for (j = 0; j < SA_BUCKET_KEYS; j++) {
-		if (READ_ONCE(b->key[j]) == key) {
-			/* The value was written before the key: see it. */
+		/*
+		 * A plain load that the compiler may fold into the compare
+		 * filters; the match is decided by a marked load, which the
+		 * smp_rmb() orders before the value is read (the value was
+		 * written before the key was published).
+		 */
+		if (data_race(b->key[j]) == key && READ_ONCE(b->key[j]) == key) {
+			/* Pairs with the release that published the key. */
 			smp_rmb();
 			break;
 		}
