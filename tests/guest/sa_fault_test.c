@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -160,6 +161,7 @@ TEST_F_TIMEOUT(unloaded, init_fails_at_every_allocation, 280)
 	unsigned long n, failed = 0, loaded_anyway = 0;
 	unsigned long tables = 0, proc = 0, probes = 0, errs[3] = { 0 };
 	int kmsg, fnfd, done = 0;
+	pid_t writer;
 
 	if (access("/sys/kernel/debug/failslab", F_OK))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
@@ -185,6 +187,28 @@ TEST_F_TIMEOUT(unloaded, init_fails_at_every_allocation, 280)
 	sa_write("/dev/kmsg", SA_FAILNTH_BEGIN, strlen(SA_FAILNTH_BEGIN));
 	snprintf(path, sizeof(path), "%s/slab_account.ko", sa_ko_dir());
 
+	/*
+	 * A root writer races every load with start, stop and reset: the
+	 * file must not exist before the module is whole, nor after a
+	 * failed init (probes on freed tables; the console checks).
+	 */
+	writer = fork();
+	ASSERT_LE(0, writer);
+	if (!writer) {
+		static const char * const cmds[] = { "start", "stop", "reset" };
+
+		/* Gone with the test, whichever way it ends. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (unsigned int i = 0; ; i++) {
+			int w = open(SA_PROC, O_WRONLY);
+
+			if (w >= 0) {
+				if (write(w, cmds[i % 3], strlen(cmds[i % 3])) < 0)
+					i++;
+				close(w);
+			}
+		}
+	}
 	fnfd = open("/proc/thread-self/fail-nth", O_RDWR);
 	ASSERT_LE(0, fnfd);
 	for (n = 1; n < 5000 && !done; n++) {
@@ -221,6 +245,8 @@ TEST_F_TIMEOUT(unloaded, init_fails_at_every_allocation, 280)
 					   n, strerror(err));
 	}
 	close(fnfd);
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
 	sa_write("/dev/kmsg", SA_FAILNTH_END, strlen(SA_FAILNTH_END));
 	for (int i = 0; i < 2; i++)
 		sa_write(knobs[i], old[i], strlen(old[i]));
