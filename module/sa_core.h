@@ -238,7 +238,8 @@ void sa_site_peak(struct sa_site *e, s64 live);
 
 /* Count an allocation at @e; returns the site's live bytes after it. */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
-					       u32 bytes_alloc, u32 bytes_req)
+					       size_t bytes_alloc,
+					       size_t bytes_req)
 {
 	struct sa_site_pcpu __percpu *c = e->pcpu;
 
@@ -340,7 +341,7 @@ static __always_inline s64 sa_obj_publish(unsigned long *keyp,
 					  struct sa_objval *val,
 					  unsigned long key,
 					  struct sa_site *e,
-					  u32 bytes_alloc, u32 bytes_req)
+					  size_t bytes_alloc, size_t bytes_req)
 {
 	s64 live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 
