@@ -28,7 +28,7 @@
 #define SA_SYM_RAW	U32_MAX		/* no symbol: print the address */
 #define SA_SYM_LOOKUP	(U32_MAX - 1)	/* no room: look it up each read */
 /* Bytes of names per site: most %pS strings are shorter. */
-#define SA_NAME_ROOM	64
+#define SA_NAME_ROOM	48
 
 static char *sa_names;
 static u32 sa_names_size, sa_names_used;
