@@ -7,11 +7,15 @@
  *
  * Notes on ordering
  * -----------------
- * Probes take no lock and may run in any context, on any CPU, at once;
- * they may also be preempted (tracepoints on PREEMPT_RT), so nothing
- * below relies on preemption being off: every per-CPU update is a single
- * this_cpu operation, atomic on whichever CPU it runs.  /proc readers,
- * reset, start and stop run in process context under sa_ctl_lock.
+ * Probes take no lock and may run in any context, on any CPU, at once
+ * (the kprobe of kmalloc_nolock() in NMI context too); they may also be
+ * preempted (tracepoints on PREEMPT_RT), so nothing below relies on
+ * preemption being off: every per-CPU update is a single this_cpu
+ * operation, atomic on whichever CPU it runs.  A kretprobe's return
+ * handler runs before the hooked function's caller has its result back,
+ * so a resize or a recharge of that object races with no free of it.
+ * /proc readers, reset, start and stop run in process context under
+ * sa_ctl_lock.
  *
  * sa_site_hash[h]	written once, NULL -> entry, by cmpxchg() in
  *			sa_site_get_slow() after the entry is complete (the
