@@ -334,6 +334,8 @@ expect_err truncated 1 "slabacct: fixtures/truncated.txt:28: line not terminated
 expect_err negative 1 "slabacct: fixtures/negative.txt:23: slack '-232' is not an unsigned decimal number" fixtures/negative.txt
 expect_err overflow 1 "slabacct: fixtures/overflow.txt:25: total '18446744073709551616' is out of range (more than 18446744073709551615)" fixtures/overflow.txt
 expect_err bad-allocs-frees 1 "slabacct: fixtures/bad_allocs_frees.txt:23: allocs/frees '29:0' is not written N/M" fixtures/bad_allocs_frees.txt
+expect_err req-over-total 1 "slabacct: fixtures/req_over_total.txt:23: req 2436 is more than total 2204 (a row has req <= total)" fixtures/req_over_total.txt
+expect_err dev-zero 1 "slabacct: /dev/zero:1: not a slab_account file: expected 'slab_account - version: 1.x', got '????????????????????????????????????????...'" /dev/zero
 expect_err diff-bad-new 1 "slabacct: fixtures/v2.txt:1: unsupported format version 2.0 (this reader understands 1.x)" -d $B fixtures/v2.txt
 
 # a caller longer than 4 KiB survives whole
