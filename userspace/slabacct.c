@@ -8,6 +8,7 @@
 #include "sa_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -15,10 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SLABACCT_VERSION "1.0"
 #define EXIT_USAGE 2
+#define MAX_KEYS 4		/* -s a,b,c,d */
+#define MIN_INTERVAL 0.1	/* seconds, as watch(1) */
 
 /* ---- options ---- */
 
@@ -27,20 +33,29 @@ enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
 struct opts {
-	int sort;		/* an enum sa_field, KEY_FRAG or KEY_CALLER */
+	int keys[MAX_KEYS];	/* sort keys: an enum sa_field, KEY_FRAG or KEY_CALLER */
+	size_t nkeys;
 	int reverse;
 	uint64_t top;		/* 0: all rows */
 	int only_kmalloc, only_cache;
 	char *cache_name;	/* with only_cache: this cache only */
 	const char *module;	/* "vmlinux": rows without a module */
 	const char *grep;
+	uint64_t min_size, max_size;	/* -z, -Z: average allocation; 0: none */
+	int min_set;
+	uint64_t min;		/* --min: the first sort key at least this */
 	int human;
 	enum format fmt;
 	enum summary_mode summary;
 	int diff, all;
-	int watch;
+	int watch, batch, delta;
+	int in_watch;		/* a refresh of --watch is being written */
 	double interval;
 	uint64_t count;		/* watch refreshes; 0: forever */
+	const char *output;	/* -o FILE, replaced atomically; NULL: stdout */
+	const char *stamp;	/* --watch --csv: the refresh's time, a first column */
+	int no_header;		/* --watch --csv: the header line was written */
+	size_t max_input;
 };
 
 static const struct {
@@ -142,6 +157,14 @@ static double frag(const struct item *it)
 	return 100.0 - 100.0 * (double)r.mag / (double)t.mag;
 }
 
+/* A site's average allocation: total / allocs, or live / objs after a reset. */
+static uint64_t avg_size(const struct sa_row *r)
+{
+	if (r->v[SA_ALLOCS])
+		return r->v[SA_TOTAL] / r->v[SA_ALLOCS];
+	return r->v[SA_OBJS] ? r->v[SA_LIVE] / r->v[SA_OBJS] : 0;
+}
+
 static int keep_row(const struct opts *o, const struct sa_row *r)
 {
 	size_t n;
@@ -159,28 +182,40 @@ static int keep_row(const struct opts *o, const struct sa_row *r)
 		    !mod || n != strlen(o->module) || memcmp(mod, o->module, n))
 			return 0;
 	}
+	if (o->min_size || o->max_size) {
+		uint64_t avg = avg_size(r);
+
+		if (avg < o->min_size || (o->max_size && avg > o->max_size))
+			return 0;
+	}
 	return !o->grep || strstr(r->caller, o->grep);
 }
 
 static const struct opts *sort_opts;	/* qsort() has no context argument */
 
+static int key_cmp(const struct item *a, const struct item *b, int key)
+{
+	if (key == KEY_CALLER)
+		return strcmp(a->row->caller, b->row->caller);
+	if (key == KEY_FRAG) {
+		double fa = frag(a), fb = frag(b);
+
+		return (fa < fb) - (fa > fb);
+	}
+	return -num_cmp(a->v[key], b->v[key]);
+}
+
 static int item_cmp(const void *pa, const void *pb)
 {
 	const struct item *a = pa, *b = pb;
-	int key = sort_opts->sort, c;
+	size_t k;
+	int c = 0;
 
-	if (key == KEY_CALLER) {
-		c = strcmp(a->row->caller, b->row->caller);
-	} else if (key == KEY_FRAG) {
-		double fa = frag(a), fb = frag(b);
-
-		c = (fa < fb) - (fa > fb);
-	} else {
-		c = -num_cmp(a->v[key], b->v[key]);
-	}
+	for (k = 0; k < sort_opts->nkeys && !c; k++)
+		c = key_cmp(a, b, sort_opts->keys[k]);
 	if (sort_opts->reverse)
 		c = -c;
-	if (!c && key != KEY_CALLER)
+	if (!c)
 		c = strcmp(a->row->caller, b->row->caller);
 	if (!c)
 		c = (a->order > b->order) - (a->order < b->order);
@@ -192,6 +227,16 @@ struct counts {
 	size_t status[4];
 	size_t unchanged;
 };
+
+/* Is the item's first sort key at least --min? */
+static int above_min(const struct opts *o, const struct item *it)
+{
+	struct num min = { o->min, 0 };
+
+	if (o->keys[0] == KEY_FRAG)
+		return frag(it) >= (double)o->min;
+	return num_cmp(it->v[o->keys[0]], min) >= 0;
+}
 
 static void add_item(struct item *items, size_t *n, struct counts *cnt,
 		     const struct opts *o, const struct sa_row *old,
@@ -215,6 +260,8 @@ static void add_item(struct item *items, size_t *n, struct counts *cnt,
 				return;
 		}
 	}
+	if (o->min_set && !above_min(o, it))
+		return;
 	cnt->status[it->st]++;
 	it->order = (*n)++;
 }
@@ -365,17 +412,59 @@ static const struct column *columns_for(const struct opts *o, int text)
 	return o->diff ? diff_cols : text ? text_cols : machine_cols;
 }
 
+static size_t utf8_len(const unsigned char *s);
+
+/*
+ * @s made safe for a terminal: control characters (C0, DEL, C1 as UTF-8)
+ * and bytes that are not UTF-8 written as \xHH.  Returns @s itself when it
+ * is safe, else a string in *@tmp (malloc()ed; free it) or "?" without memory.
+ */
+static const char *text_safe(const char *s, char **tmp)
+{
+	const unsigned char *p;
+	char *d;
+	size_t n;
+
+	*tmp = NULL;
+	for (p = (const unsigned char *)s; *p; p += n) {
+		n = utf8_len(p);
+		if (!n || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
+			break;
+	}
+	if (!*p)
+		return s;
+	*tmp = d = malloc(strlen(s) * 4 + 1);
+	if (!d)
+		return "?";
+	for (p = (const unsigned char *)s; *p; p += n) {
+		n = utf8_len(p);
+		if (!n || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0)) {
+			size_t k, m = n ? n : 1;
+
+			for (k = 0; k < m; k++)
+				d += sprintf(d, "\\x%02x", p[k]);
+			n = m;
+		} else {
+			memcpy(d, p, n);
+			d += n;
+		}
+	}
+	*d = '\0';
+	return *tmp;
+}
+
 static void print_table(const struct opts *o, const struct item *items, size_t n)
 {
 	const struct column *cols = columns_for(o, 1), *c;
 	size_t width[16] = { 0 }, i, k;
-	char buf[64];
+	char buf[64], *tmp;
 
 	for (c = cols, k = 0; c->title; c++, k++) {
 		width[k] = strlen(c->title);
-		for (i = 0; i < n; i++) {
-			size_t w = strlen(cell(o, &items[i], c, 1, buf, sizeof(buf)));
+		for (i = 0; i < n && c->kind != COL_CALLER; i++) {
+			size_t w = strlen(text_safe(cell(o, &items[i], c, 1, buf, sizeof(buf)), &tmp));
 
+			free(tmp);
 			if (w > width[k])
 				width[k] = w;
 		}
@@ -385,14 +474,25 @@ static void print_table(const struct opts *o, const struct item *items, size_t n
 			const char *s = i ? cell(o, &items[i - 1], c, 1, buf, sizeof(buf)) : c->title;
 			int w = (int)width[k];
 
+			s = text_safe(s, &tmp);
 			if (c->kind == COL_CALLER)
 				printf("%s\n", s);
 			else if (is_string_col(c))
 				printf("%-*s ", w, s);
 			else
 				printf("%*s ", w, s);
+			free(tmp);
 		}
 	}
+}
+
+/* A file name in the text report. */
+static void print_name(const char *name)
+{
+	char *tmp;
+
+	fputs(text_safe(name, &tmp), stdout);
+	free(tmp);
 }
 
 /* ---- machine formats ---- */
@@ -418,7 +518,9 @@ static void print_csv(const struct opts *o, const struct item *items, size_t n)
 	char buf[64];
 	size_t i;
 
-	for (i = 0; i <= n; i++) {
+	for (i = o->no_header ? 1 : 0; i <= n; i++) {
+		if (o->stamp)
+			printf("%s,", i ? o->stamp : "time");
 		for (c = cols; c->title; c++) {
 			if (c != cols)
 				putchar(',');
@@ -717,7 +819,12 @@ static int report(const struct opts *o, const struct sa_file *old,
 	} else {
 		if (o->summary != SUM_NONE) {
 			if (old) {
-				printf("%s -> %s\n", old->name, new->name);
+				if (!o->in_watch) {
+					print_name(old->name);
+					fputs(" -> ", stdout);
+					print_name(new->name);
+					putchar('\n');
+				}
 				print_diff_summary(o, old, new);
 			} else {
 				print_summary(o, new);
@@ -734,15 +841,105 @@ static int report(const struct opts *o, const struct sa_file *old,
 	return 0;
 }
 
-static int load(struct sa_file *f, const char *path)
+/*
+ * Flag a summary that does not match the rows (docs/format.md: they agree
+ * when nothing moves).  While stopped that is a warning; while active the
+ * header and the rows are read at different moments, so only a number of
+ * callers that differs is noted (sums always move on a busy system).
+ */
+static void check_sums(const struct sa_file *f)
+{
+	const struct sa_summary *state = sa_summary_get(f, "state");
+	const struct sa_summary *callers = sa_summary_get(f, "number of callers");
+	char buf[512], *tmp;
+
+	if (!sa_check_sums(f, buf, sizeof(buf)))
+		return;
+	if (state && strcmp(state->value, "stopped") == 0) {
+		fprintf(stderr, "slabacct: warning: %s: the summary does not match the rows though the module is stopped: %s\n",
+			text_safe(f->name, &tmp), buf);
+		free(tmp);
+	} else if (callers && callers->is_num && callers->num != f->nrows) {
+		fprintf(stderr, "slabacct: note: %s: number of callers %" PRIu64 ", rows %zu: read while allocations ran (the summary and the rows are read at different moments)\n",
+			text_safe(f->name, &tmp), callers->num, f->nrows);
+		free(tmp);
+	}
+}
+
+static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
 	char *err = NULL;
 
-	if (sa_load(f, path, &err) == 0)
+	if (sa_load_max(f, path, o->max_input, &err) == 0) {
+		check_sums(f);
 		return 0;
+	}
 	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
 	free(err);
 	return -1;
+}
+
+/* ---- -o FILE: written to a temporary file, renamed over FILE at the end ---- */
+
+static char *out_tmp;
+static int out_saved = -1;
+static mode_t out_mode = 0644;
+
+static int out_begin(const struct opts *o)
+{
+	int fd;
+
+	if (!o->output)
+		return 0;
+	out_tmp = malloc(strlen(o->output) + 8);
+	if (!out_tmp) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		return -1;
+	}
+	/* FILE.XXXXXX: not *.prom, so node_exporter's textfile collector skips it */
+	sprintf(out_tmp, "%s.XXXXXX", o->output);
+	fd = mkstemp(out_tmp);
+	if (fd < 0 || fchmod(fd, out_mode) || fflush(stdout) ||
+	    (out_saved = dup(STDOUT_FILENO)) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "slabacct: %s: %s\n", o->output, strerror(errno));
+		if (fd >= 0) {
+			unlink(out_tmp);
+			close(fd);
+		}
+		if (out_saved >= 0)
+			close(out_saved);
+		out_saved = -1;
+		free(out_tmp);
+		out_tmp = NULL;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Finish -o FILE: rename the temporary file over FILE if @ok and it was written. */
+static int out_end(const struct opts *o, int ok)
+{
+	int err = 0;
+
+	if (!out_tmp)
+		return ok ? 0 : -1;
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || fsync(STDOUT_FILENO))
+		err = errno ? errno : EIO;
+	clearerr(stdout);
+	dup2(out_saved, STDOUT_FILENO);
+	close(out_saved);
+	out_saved = -1;
+	if (ok && !err && rename(out_tmp, o->output))
+		err = errno;
+	if (err)
+		fprintf(stderr, "slabacct: %s: %s\n", o->output, strerror(err));
+	if (!ok || err)
+		unlink(out_tmp);
+	free(out_tmp);
+	out_tmp = NULL;
+	return ok && !err ? 0 : -1;
 }
 
 static void sleep_seconds(double s)
@@ -755,28 +952,81 @@ static void sleep_seconds(double s)
 		;
 }
 
-static int watch(const struct opts *o, const char *path)
+/* Now, UTC, ISO 8601 with milliseconds: 2025-01-31T12:34:56.789Z */
+static void timestamp(char *buf, size_t n)
 {
+	struct timeval tv;
+	struct tm tm;
+	char s[32];
+
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, n, "%s.%03dZ", s, (int)(tv.tv_usec / 1000));
+}
+
+/*
+ * --watch: on a terminal, clear it and redraw; otherwise (a pipe, a file,
+ * -o, --batch) append one report per refresh, each headed by its time, or
+ * with --csv one CSV table whose first column is the time.  --delta reads a
+ * first snapshot and then shows each refresh's changes since the last.
+ */
+static int watch(const struct opts *go, const char *path)
+{
+	int tty = !go->batch && !go->output && isatty(STDOUT_FILENO);
+	struct sa_file prev, cur;
+	struct opts o = *go;
+	char stamp[40];
 	uint64_t i;
+	int have_prev = 0, r = 0;
 
-	for (i = 0; !o->count || i < o->count; i++) {
-		struct sa_file f;
-		int r;
-
-		if (i)
-			sleep_seconds(o->interval);
-		if (load(&f, path))
+	o.in_watch = 1;
+	if (o.delta) {
+		if (load(&o, &prev, path))
 			return 1;
-		fputs("\033[H\033[2J", stdout);	/* home, clear screen */
-		printf("Every %gs: %s\n\n", o->interval, f.name);
-		r = report(o, NULL, &f);
-		sa_file_free(&f);
-		if (r)
-			return 1;
-		if (fflush(stdout))
-			return 1;
+		have_prev = 1;
+		o.diff = 1;
 	}
-	return 0;
+	for (i = 0; !o.count || i < o.count; i++) {
+		if (i || have_prev)
+			sleep_seconds(o.interval);
+		if (load(&o, &cur, path)) {
+			r = -1;
+			break;
+		}
+		timestamp(stamp, sizeof(stamp));
+		if (out_begin(&o)) {
+			sa_file_free(&cur);
+			r = -1;
+			break;
+		}
+		if (o.fmt == FMT_CSV) {
+			o.stamp = stamp;
+			o.no_header = i && !o.output;
+		} else {
+			if (tty)
+				fputs("\033[H\033[2J", stdout);	/* home, clear screen */
+			else if (i && !o.output)
+				putchar('\n');
+			printf("Every %gs: ", o.interval);
+			print_name(cur.name);
+			printf("%s  %s\n\n", o.delta ? " (changes since the last refresh)" : "", stamp);
+		}
+		r = report(&o, have_prev ? &prev : NULL, &cur);
+		if (out_end(&o, !r) || fflush(stdout))
+			r = -1;
+		if (have_prev)
+			sa_file_free(&prev);
+		prev = cur;
+		have_prev = o.delta;
+		if (!have_prev)
+			sa_file_free(&cur);
+		if (r)
+			break;
+	}
+	if (have_prev)
+		sa_file_free(&prev);
+	return r ? 1 : 0;
 }
 
 /* ---- command line ---- */
@@ -789,30 +1039,43 @@ static void usage(FILE *fp)
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
 	      "Sorting and selection:\n"
-	      "  -s, --sort KEY       sort by KEY (descending; caller ascending):\n"
-	      "                       total, slack (or waste), req, live, live_req, objs,\n"
-	      "                       peak, allocs (or hit), frees, frag, caller\n"
-	      "                       (default total; frag = 100 - 100 * req / total)\n"
+	      "  -s, --sort KEYS      sort by KEYS (comma separated, descending; caller\n"
+	      "                       ascending): total, slack (or waste), req, live,\n"
+	      "                       live_req, objs, peak, allocs (or hit), frees, frag,\n"
+	      "                       caller (default total; frag = 100 - 100 * req / total)\n"
 	      "  -r, --reverse        reverse the sort order\n"
 	      "  -n, --top N          show only the first N rows\n"
+	      "      --min N          only rows whose first sort key is at least N\n"
 	      "      --kmalloc        only kmalloc rows\n"
 	      "      --cache[=NAME]   only kmem_cache rows (of cache NAME)\n"
 	      "  -m, --module NAME    only callers in module NAME ('vmlinux': not in a module)\n"
 	      "  -g, --grep STR       only callers containing STR\n"
+	      "  -z, --min-size SIZE  only call sites whose average allocation is >= SIZE\n"
+	      "  -Z, --max-size SIZE  only call sites whose average allocation is <= SIZE\n"
+	      "                       (sizes and N take K, M, G suffixes, 1024 based)\n"
 	      "Output:\n"
 	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
 	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
 	      "      --json           JSON: the summary and the rows (bytes)\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
+	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
+	      "                       complete (each refresh of --watch replaces it)\n"
+	      "      --max-input SIZE\n"
+	      "                       refuse input files larger than SIZE (default 256M)\n"
 	      "Comparing two snapshots:\n"
 	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
 	      "                       gone) and the summary changes\n"
 	      "  -a, --all            with --diff: also the call sites that did not change\n"
 	      "Watching:\n"
-	      "  -w, --watch          redraw the report every interval\n"
-	      "  -i, --interval SECS  seconds between refreshes (default 2, decimals allowed)\n"
+	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
+	      "                       else append one report per refresh, with its time)\n"
+	      "  -i, --interval SECS  seconds between refreshes (default 2, at least 0.1)\n"
 	      "      --count N        exit after N refreshes\n"
+	      "      --once           one refresh (slabtop's -o; the same as --count 1)\n"
+	      "      --batch          append reports even on a terminal (no clearing)\n"
+	      "      --delta          each refresh shows the changes since the last one\n"
+	      "                       (--csv with --watch: a time series, first column time)\n"
 	      "\n"
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
@@ -848,20 +1111,58 @@ static uint64_t positive(const char *opt, const char *arg)
 	return v;
 }
 
-static int parse_sort_key(const char *arg)
+static int parse_sort_key(const char *arg, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
-		if (strcmp(arg, sort_keys[i].name) == 0)
+		if (strlen(sort_keys[i].name) == len &&
+		    strncmp(arg, sort_keys[i].name, len) == 0)
 			return sort_keys[i].key;
-	usage_error("unknown sort key '%s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
-		    arg);
+	usage_error("unknown sort key '%.*s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
+		    (int)len, arg);
+}
+
+/* -s KEY[,KEY...] */
+static void parse_sort_keys(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	o->nkeys = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (o->nkeys == MAX_KEYS)
+			usage_error("--sort: at most %d keys", MAX_KEYS);
+		o->keys[o->nkeys++] = parse_sort_key(p, len);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+}
+
+/* A size: digits, then optionally K, M, G, T, P or E (1024 based). */
+static uint64_t parse_size(const char *opt, const char *arg)
+{
+	static const char units[] = "KMGTPE";
+	size_t n = strlen(arg);
+	char c = n ? (char)(arg[n - 1] & ~0x20) : 0;
+	const char *u = c ? strchr(units, c) : NULL;
+	uint64_t v;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+
+	if (shift)
+		n--;
+	if (sa_parse_u64(arg, n, &v) || (shift && v > UINT64_MAX >> shift))
+		usage_error("%s: '%s' is not a size (a whole number, optionally with K, M, G, T, P or E)",
+			    opt, arg);
+	return v << shift;
 }
 
 enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
-	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY,
+	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
+	OPT_MIN, OPT_MAX_INPUT,
 };
 
 static const struct option long_opts[] = {
@@ -882,6 +1183,14 @@ static const struct option long_opts[] = {
 	{ "watch", no_argument, NULL, 'w' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "delta", no_argument, NULL, OPT_DELTA },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "min-size", required_argument, NULL, 'z' },
+	{ "max-size", required_argument, NULL, 'Z' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "max-input", required_argument, NULL, OPT_MAX_INPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -903,18 +1212,50 @@ static void set_summary(struct opts *o, enum summary_mode m)
 
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	int c, interval_set = 0;
+	int c, interval_set = 0, once = 0;
 	char *end;
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
-	o->sort = SA_TOTAL;
+	o->keys[0] = SA_TOTAL;
+	o->nkeys = 1;
 	o->interval = 2.0;
+	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
-	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hVz:Z:o:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			o->sort = parse_sort_key(optarg);
+			parse_sort_keys(o, optarg);
+			break;
+		case 'z':
+			o->min_size = parse_size("--min-size", optarg);
+			break;
+		case 'Z':
+			o->max_size = parse_size("--max-size", optarg);
+			break;
+		case OPT_MIN:
+			o->min = parse_size("--min", optarg);
+			o->min_set = 1;
+			break;
+		case OPT_MAX_INPUT:
+			o->max_input = parse_size("--max-input", optarg);
+			if (!o->max_input)
+				usage_error("--max-input: '%s' is not a positive size", optarg);
+			break;
+		case 'o':
+			if (optarg[0] == '-' && optarg[1])
+				usage_error("--output: '%s' is not a file name (slabtop's -o is --once here)",
+					    optarg);
+			o->output = optarg[0] == '-' ? NULL : optarg;	/* '-': standard output */
+			break;
+		case OPT_ONCE:
+			once = 1;
+			break;
+		case OPT_BATCH:
+			o->batch = 1;
+			break;
+		case OPT_DELTA:
+			o->delta = 1;
 			break;
 		case 'r':
 			o->reverse = 1;
@@ -973,9 +1314,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			errno = 0;
 			o->interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !isfinite(o->interval) ||
-			    o->interval <= 0 || o->interval > 86400)
-				usage_error("--interval: '%s' is not a number of seconds (0 < SECS <= 86400)",
-					    optarg);
+			    o->interval < MIN_INTERVAL || o->interval > 86400)
+				usage_error("--interval: '%s' is not a number of seconds (%g <= SECS <= 86400)",
+					    optarg, MIN_INTERVAL);
 			interval_set = 1;
 			break;
 		case OPT_COUNT:
@@ -992,18 +1333,27 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			usage_error(NULL);
 		}
 	}
+	if (once) {
+		if (o->count > 1)
+			usage_error("--once and --count exclude each other");
+		o->count = 1;
+	}
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
-	if ((interval_set || o->count) && !o->watch)
-		usage_error("--interval and --count go with --watch");
+	if ((interval_set || (o->count && !once) || o->batch || o->delta) && !o->watch)
+		usage_error("--interval, --count, --batch and --delta go with --watch");
+	if (o->min_set && o->keys[0] == KEY_CALLER)
+		usage_error("--min needs a numeric first sort key (not caller)");
 	if (o->all && !o->diff)
 		usage_error("--all goes with --diff");
-	if (o->watch && (o->diff || o->fmt != FMT_TEXT))
-		usage_error("--watch shows the text report of one file (no --diff, --csv or --json)");
+	if (o->watch && (o->diff || o->fmt == FMT_JSON))
+		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
 	if (o->fmt == FMT_CSV && o->summary == SUM_ONLY)
 		usage_error("--csv has rows only: --summary-only does not go with it");
 	if (o->diff && argc - optind != 2)
 		usage_error("--diff needs two files, OLD and NEW");
+	if (o->diff && strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
+		usage_error("--diff: OLD and NEW cannot both be standard input");
 	if (!o->diff && argc - optind > 1)
 		usage_error("one FILE at most (or --diff OLD NEW)");
 	if (o->watch && optind < argc && strcmp(argv[optind], "-") == 0)
@@ -1017,18 +1367,23 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	parse_args(&o, argc, argv);
+	out_mode = umask(022);
+	umask(out_mode);
+	out_mode = 0666 & ~out_mode;
 	if (o.watch) {
 		ret = watch(&o, optind < argc ? argv[optind] : SA_DEFAULT_PATH);
 	} else if (o.diff) {
-		if (load(&old, argv[optind]) == 0) {
-			if (load(&new, argv[optind + 1]) == 0) {
-				ret = report(&o, &old, &new) ? 1 : 0;
+		if (load(&o, &old, argv[optind]) == 0) {
+			if (load(&o, &new, argv[optind + 1]) == 0) {
+				if (out_begin(&o) == 0)
+					ret = out_end(&o, !report(&o, &old, &new)) ? 1 : 0;
 				sa_file_free(&new);
 			}
 			sa_file_free(&old);
 		}
-	} else if (load(&new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
-		ret = report(&o, NULL, &new) ? 1 : 0;
+	} else if (load(&o, &new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
+		if (out_begin(&o) == 0)
+			ret = out_end(&o, !report(&o, NULL, &new)) ? 1 : 0;
 		sa_file_free(&new);
 	}
 	free(o.cache_name);

@@ -186,6 +186,56 @@ expect_order filter-grep-module "sa_test_big sa_test_cache_alloc" --grep "[sa_te
 expect_order filter-combined "sa_test_cache_alloc sa_test_big" -m sa_test -s live $V
 expect_order filter-top "sa_test_big" --kmalloc -n 1 $V
 
+# ---- slabtop- and memleak-like selection ----
+
+expect_order sort-two-keys "alloc_inode sa_test_cache_alloc bio_kmalloc load_elf_binary __d_alloc sa_test_big" -s allocs,objs $V
+expect_order sort-two-keys-r "sa_test_big __d_alloc load_elf_binary bio_kmalloc sa_test_cache_alloc alloc_inode" -s allocs,objs -r $V
+expect_order sort-second-key-caller "alloc_inode sa_test_cache_alloc bio_kmalloc __d_alloc load_elf_binary sa_test_big" -s allocs,caller $V
+expect_order min-size "sa_test_big sa_test_cache_alloc __d_alloc" -z 512 $V
+expect_order min-max-size "sa_test_big" --min-size=1K --max-size=1M $V
+expect_order max-size "alloc_inode bio_kmalloc load_elf_binary" -Z 84 $V
+expect_order min-key "sa_test_cache_alloc alloc_inode bio_kmalloc __d_alloc" -s live --min 1536 $V
+expect_order min-key-k "sa_test_cache_alloc alloc_inode" -s live --min 4K $V
+expect_order min-frag "sa_test_big __d_alloc" -s frag --min 10 $V
+
+# ---- terminal safety, the summary against the rows, input limits ----
+
+expect escapes 0 fixtures/escapes.txt
+expect escapes-csv 0 --csv fixtures/escapes.txt
+sed 's/^number of callers: 6$/number of callers: 7/' $V >"$TMP/callers.txt"
+run callers-active "$TMP/callers.txt"
+printf 'slabacct: note: %s: number of callers 7, rows 6: read while allocations ran (the summary and the rows are read at different moments)\n' "$TMP/callers.txt" >"$TMP/want_err"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want_err" "$TMP/err" &&
+   sed 's/^number of callers:       6$/number of callers:       7/' expected/default.out | cmp -s - "$TMP/out"; then
+	pass callers-active
+else
+	fail callers-active "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+sed 's/^state: active$/state: stopped/; s/^number of callers: 6$/number of callers: 7/; s/^number of frees: 92$/number of frees: 90/' $V >"$TMP/stopped.txt"
+run sums-stopped --csv "$TMP/stopped.txt"
+printf "slabacct: warning: %s: the summary does not match the rows though the module is stopped: number of callers 7, rows 6; number of frees 90, the rows' sum 92\n" "$TMP/stopped.txt" >"$TMP/want_err"
+if [ "$rc" = 0 ] && cmp -s expected/csv.out "$TMP/out" && cmp -s "$TMP/want_err" "$TMP/err"; then
+	pass sums-stopped
+else
+	fail sums-stopped "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+sed 's/^state: active$/state: stopped/' $V >"$TMP/stopped.txt"
+run sums-agree "$TMP/stopped.txt"
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ]; then
+	pass sums-agree
+else
+	fail sums-agree "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+expect_err max-input 1 "slabacct: $V: more than 1024 bytes: too large for a slab_account file (--max-input raises the limit)" --max-input 1K $V
+{ head -n 22 $V; yes '5 2 3 5 4 6 7 8/9 kmalloc a'; } 2>/dev/null |
+	"$SLABACCT" --max-input 64K - >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(cat "$TMP/err")" = "slabacct: <stdin>: more than 65536 bytes: too large for a slab_account file (--max-input raises the limit)" ]; then
+	pass max-input-endless
+else
+	fail max-input-endless "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+
 # ---- machine formats ----
 
 expect csv 0 --csv $V
@@ -229,15 +279,23 @@ expect_order diff-sort-live-r "sa_test_cache_alloc gone_site bio_kmalloc new_sit
 expect_order diff-sort-frees "bio_kmalloc sa_test_cache_alloc gone_site new_site" -d -s frees $B $A
 expect_order diff-module "new_site sa_test_cache_alloc" -d -m sa_test $B $A
 expect_order diff-top "bio_kmalloc" -d -n 1 $B $A
+expect_order diff-min "bio_kmalloc sa_test_cache_alloc" -d --min 1 -s frees $B $A
 expect_order diff-same-file "" -d $V $V
 expect_order diff-same-file-all "__d_alloc alloc_inode bio_kmalloc load_elf_binary sa_test_big sa_test_cache_alloc" -d -a $V $V
 
 # ---- watch ----
 
+# Not a terminal: no clear codes; each refresh headed by its time (UTC,
+# ISO 8601, milliseconds), a blank line between refreshes.
+TS='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]\{3\}Z'
+# stamps FILE: the times replaced by TIME (must be there: checked by count)
+stamps() {
+	sed "s/$TS/TIME/g" "$1"
+}
 {
-	printf '\033[H\033[2JEvery 0.1s: %s\n\n' $V
+	printf 'Every 0.1s: %s  TIME\n\n' $V
 	cat expected/default.out
-	printf '\033[H\033[2JEvery 0.1s: %s\n\n' $V
+	printf '\nEvery 0.1s: %s  TIME\n\n' $V
 	cat expected/default.out
 } >"$TMP/watch.want"
 start=$(date +%s%N)
@@ -245,13 +303,123 @@ run watch -w --count 2 -i 0.1 $V
 end=$(date +%s%N)
 if [ "$rc" != 0 ] || [ -s "$TMP/err" ]; then
 	fail watch "exit status $rc: $(cat "$TMP/err")"
-elif ! cmp -s "$TMP/watch.want" "$TMP/out"; then
-	fail watch "output differs: $(diff "$TMP/watch.want" "$TMP/out" | head -10)"
+elif ! stamps "$TMP/out" | cmp -s "$TMP/watch.want" -; then
+	fail watch "output differs: $(stamps "$TMP/out" | diff "$TMP/watch.want" - | head -10)"
+elif grep -q "$(printf '\033')" "$TMP/out"; then
+	fail watch "terminal codes in a pipe"
 elif [ $(((end - start) / 1000000)) -lt 100 ]; then
 	fail watch "did not wait 0.1 s between the refreshes"
 else
 	pass watch
 fi
+
+# On a terminal (script(1) gives one): clear, then redraw; --batch: not.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$SLABACCT' -w --once $V" /dev/null </dev/null >"$TMP/out" 2>&1
+	if head -c 7 "$TMP/out" | od -An -c | tr -d ' ' | grep -q '^033\[H033\[2J$'; then
+		pass watch-tty
+	else
+		fail watch-tty "no clear codes first: $(head -c 40 "$TMP/out" | od -c | head -2)"
+	fi
+	script -qec "'$SLABACCT' -w --once --batch $V" /dev/null </dev/null >"$TMP/out" 2>&1
+	if head -n 1 "$TMP/out" | grep -q "^Every 2s: $V  $TS"; then
+		pass watch-tty-batch
+	else
+		fail watch-tty-batch "first line: $(head -n 1 "$TMP/out" | od -c | head -3)"
+	fi
+else
+	echo "skip cli: watch-tty (no script(1))"
+fi
+
+# watch_expect NAME WANT ARGS...: --watch output, times replaced, is WANT
+watch_expect() {
+	name=$1
+	want=$2
+	shift 2
+	run "$name" "$@"
+	if [ "$rc" != 0 ] || [ -s "$TMP/err" ]; then
+		fail "$name" "exit status $rc: $(cat "$TMP/err")"
+	elif ! stamps "$TMP/out" | cmp -s "$want" -; then
+		fail "$name" "output differs: $(stamps "$TMP/out" | diff "$want" - | head -10)"
+	else
+		pass "$name"
+	fi
+}
+{
+	printf 'Every 2s: %s  TIME\n\n' $V
+	cat expected/default.out
+} >"$TMP/want"
+watch_expect watch-once "$TMP/want" -w --once $V
+# --csv: one header, then every refresh's rows with its time first
+{
+	printf 'time,'
+	head -n 1 expected/csv.out
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+} >"$TMP/want"
+watch_expect watch-csv "$TMP/want" -w --csv --count 2 -i 0.1 $V
+
+# --delta through a FIFO: the first open reads OLD, the next NEW; each
+# refresh shows NEW - OLD as --diff does (without its "OLD -> NEW" line).
+# The writer pauses after each file so the reader has closed its end (else
+# the next file would join the same read).
+fifo() {
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo" || return 1
+	( for f in "$@"; do cat "$f" >"$TMP/fifo"; sleep 0.3; done ) &
+}
+if fifo $B $A; then
+	{
+		printf 'Every 0.1s: %s (changes since the last refresh)  TIME\n\n' "$TMP/fifo"
+		tail -n +2 expected/diff.out
+	} >"$TMP/want"
+	watch_expect watch-delta "$TMP/want" -w --delta --once -i 0.1 "$TMP/fifo"
+	wait
+fi
+if fifo $B $A $V; then
+	{
+		printf 'time,'
+		head -n 1 expected/diff-csv.out
+		tail -n +2 expected/diff-csv.out | sed 's/^/TIME,/'
+		"$SLABACCT" --diff --csv $A $V | tail -n +2 | sed 's/^/TIME,/'
+	} >"$TMP/want"
+	watch_expect watch-delta-csv "$TMP/want" -w --delta --csv --count 2 -i 0.1 "$TMP/fifo"
+	wait
+fi
+
+# -o FILE: replaced whole (a temporary file renamed over it), mode 0666 & ~umask
+printf 'old\n' >"$TMP/out.prom"
+run output-error -o "$TMP/out.prom" fixtures/v2.txt
+if [ "$rc" = 1 ] && [ "$(cat "$TMP/out.prom")" = old ]; then
+	pass output-kept-on-error
+else
+	fail output-kept-on-error "exit status $rc, the file holds '$(head -c 40 "$TMP/out.prom")'"
+fi
+run output -o "$TMP/out.prom" $V
+if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then
+	fail output "exit status $rc, stdout $(wc -c <"$TMP/out") bytes, stderr '$(cat "$TMP/err")'"
+elif ! cmp -s expected/default.out "$TMP/out.prom"; then
+	fail output "the file differs from expected/default.out"
+elif [ "$(stat -c %a "$TMP/out.prom")" != "$(printf '%o' $((0666 & ~$(umask))))" ]; then
+	fail output "mode $(stat -c %a "$TMP/out.prom") with umask $(umask)"
+elif [ "$(ls "$TMP" | grep -c '^out\.prom')" != 1 ]; then
+	fail output "temporary files left: $(ls "$TMP")"
+else
+	pass output
+fi
+run output-watch -w --count 2 -i 0.1 --csv -o "$TMP/out.prom" $V
+{
+	printf 'time,'
+	head -n 1 expected/csv.out
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+} >"$TMP/want"
+if [ "$rc" = 0 ] && stamps "$TMP/out.prom" | cmp -s "$TMP/want" -; then
+	pass output-watch
+else
+	fail output-watch "exit status $rc: $(stamps "$TMP/out.prom" | diff "$TMP/want" - | head -5)"
+fi
+expect_err output-no-dir 1 "slabacct: $TMP/none/x.prom: No such file or directory" -o "$TMP/none/x.prom" $V
+
 expect_err watch-file-gone 1 "slabacct: $TMP/nothing: No such file or directory" \
 	--watch --count 2 "$TMP/nothing"
 
@@ -287,12 +455,26 @@ usage_err summary-toggles "slabacct: --summary-only and --no-summary exclude eac
 usage_err csv-summary-only "slabacct: --csv has rows only: --summary-only does not go with it" --csv --summary-only $V
 usage_err diff-one-file "slabacct: --diff needs two files, OLD and NEW" -d $B
 usage_err two-files "slabacct: one FILE at most (or --diff OLD NEW)" $B $A
-usage_err interval-without-watch "slabacct: --interval and --count go with --watch" -i 1 $V
-usage_err count-without-watch "slabacct: --interval and --count go with --watch" --count 1 $V
+usage_err interval-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" -i 1 $V
+usage_err count-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --count 1 $V
 usage_err all-without-diff "slabacct: --all goes with --diff" -a $V
-usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0 < SECS <= 86400)" -w -i 0 $V
-usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0 < SECS <= 86400)" -w -i 1s $V
-usage_err watch-diff "slabacct: --watch shows the text report of one file (no --diff, --csv or --json)" -w -d $B $A
+usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0 $V
+usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 1s $V
+usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w -d $B $A
+usage_err watch-json "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w --json $V
+usage_err interval-too-small "slabacct: --interval: '0.01' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0.01 $V
+usage_err batch-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --batch $V
+usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --delta $V
+usage_err once-and-count "slabacct: --once and --count exclude each other" -w --once --count 2 $V
+usage_err diff-stdin-twice "slabacct: --diff: OLD and NEW cannot both be standard input" --diff - -
+usage_err sort-many-keys "slabacct: --sort: at most 4 keys" -s total,req,live,objs,peak $V
+usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total,sizes $V
+usage_err sort-empty-key "slabacct: unknown sort key '' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total, $V
+usage_err bad-min-size "slabacct: --min-size: '1X' is not a size (a whole number, optionally with K, M, G, T, P or E)" -z 1X $V
+usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a whole number, optionally with K, M, G, T, P or E)" -Z 16E $V
+usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
+usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's -o is --once here)" -o -s total $V
+usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 
 # ---- bad input ----
