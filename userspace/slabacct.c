@@ -29,7 +29,8 @@
 /* ---- options ---- */
 
 enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS };
+#define METRICS_TOP 50		/* --openmetrics: call sites when -n is not given */
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
 struct opts {
@@ -669,6 +670,223 @@ static void print_json(const struct opts *o, const struct sa_file *old,
 	fputs("\n}\n", stdout);
 }
 
+/* ---- --openmetrics: the Prometheus text exposition format (0.0.4) ---- */
+
+#define MP "slab_account_"
+
+/* The summary lines as metrics; TYPE counter names end in _total. */
+static const struct {
+	const char *key, *name, *type, *help;
+} metric_keys[] = {
+	{ "total bytes allocated", MP "allocated_bytes_total", "counter", "Bytes allocated (slab object sizes) since load or reset, all call sites." },
+	{ "total bytes requested", MP "requested_bytes_total", "counter", "Bytes requested by the callers since load or reset, all call sites." },
+	{ "slack bytes allocated", MP "slack_bytes_total", "counter", "Bytes allocated beyond the request (allocated - requested) since load or reset." },
+	{ "current bytes allocated", MP "live_bytes", "gauge", "Bytes of the objects allocated and not freed." },
+	{ "current bytes requested", MP "live_requested_bytes", "gauge", "Requested bytes of the objects allocated and not freed." },
+	{ "current objects", MP "live_objects", "gauge", "Objects allocated and not freed." },
+	{ "number of allocs", MP "allocs_total", "counter", "Allocations since load or reset." },
+	{ "number of frees", MP "frees_total", "counter", "Frees since load or reset." },
+	{ "number of callers", MP "callers", "gauge", "Call sites in the file (rows)." },
+	{ "failed allocs", MP "failed_allocs_total", "counter", "Allocation events that returned NULL (not tracked)." },
+	{ "unknown frees", MP "unknown_frees_total", "counter", "Frees of pointers the object table did not hold." },
+	{ "missed frees", MP "missed_frees_total", "counter", "Allocations of pointers still live in the table (their free was not seen)." },
+	{ "dropped objects", MP "dropped_objects_total", "counter", "Allocations not tracked: the object table was full." },
+	{ "dropped sites", MP "dropped_sites_total", "counter", "Allocations not tracked: the call-site table was full." },
+	{ "tracked objects", MP "tracked_objects", "gauge", "Live objects in the object table." },
+	{ "object capacity", MP "object_capacity", "gauge", "Slots in the object table (max_objects)." },
+	{ "call sites", MP "call_sites", "gauge", "Call sites in the call-site table." },
+	{ "call site capacity", MP "call_site_capacity", "gauge", "Slots in the call-site table (max_sites)." },
+	{ "table memory", MP "table_memory_bytes", "gauge", "Bytes of memory the module's tables use." },
+	{ "missed hook calls", MP "missed_hook_calls_total", "counter", "Calls of a hooked function its kprobe did not handle." },
+	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
+	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },
+	{ "reported twice", MP "reported_twice_total", "counter", "Allocations the kernel reported twice, counted once." },
+};
+
+/* Per call site: the row's columns. */
+static const struct {
+	int field;
+	const char *name, *type, *help;
+} metric_fields[] = {
+	{ SA_TOTAL, MP "site_allocated_bytes_total", "counter", "Bytes allocated by the call site since load or reset." },
+	{ SA_REQ, MP "site_requested_bytes_total", "counter", "Bytes the call site requested since load or reset." },
+	{ SA_SLACK, MP "site_slack_bytes_total", "counter", "Bytes allocated beyond the call site's requests since load or reset." },
+	{ SA_LIVE, MP "site_live_bytes", "gauge", "Bytes of the call site's objects not freed." },
+	{ SA_LIVE_REQ, MP "site_live_requested_bytes", "gauge", "Requested bytes of the call site's objects not freed." },
+	{ SA_OBJS, MP "site_live_objects", "gauge", "The call site's objects not freed." },
+	{ SA_PEAK, MP "site_peak_bytes", "gauge", "Most bytes the call site's objects held at once." },
+	{ SA_ALLOCS, MP "site_allocs_total", "counter", "The call site's allocations since load or reset." },
+	{ SA_FREES, MP "site_frees_total", "counter", "Frees of the call site's objects since load or reset." },
+};
+
+static void metric_head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value: \ " and newline escaped; bytes that are not UTF-8 become U+FFFD. */
+static void label_value(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	putchar('"');
+	while (p < end) {
+		size_t n = utf8_len(p);
+
+		if (n > (size_t)(end - p))
+			n = 0;
+		if (*p == '\\' || *p == '"')
+			printf("\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (n)
+			fwrite(p, 1, n, stdout);
+		else
+			fputs("\xef\xbf\xbd", stdout);
+		p += n ? n : 1;
+	}
+	putchar('"');
+}
+
+/* The labels of a row: function (the symbol), module ("vmlinux" for the kernel), site (the caller), type. */
+static void site_labels(const struct sa_row *r)
+{
+	size_t mlen, flen;
+	const char *mod = r ? sa_caller_module(r->caller, &mlen) : NULL;
+
+	if (!r) {
+		fputs("{function=\"other\",module=\"other\",site=\"other\",type=\"other\"}", stdout);
+		return;
+	}
+	flen = strcspn(r->caller, "+ ");
+	fputs("{function=", stdout);
+	label_value(r->caller, flen);
+	fputs(",module=", stdout);
+	if (mod)
+		label_value(mod, mlen);
+	else
+		fputs("\"vmlinux\"", stdout);
+	fputs(",site=", stdout);
+	label_value(r->caller, strlen(r->caller));
+	fputs(",type=", stdout);
+	label_value(r->type_str, strlen(r->type_str));
+	putchar('}');
+}
+
+static const struct sa_row *const *metric_sort_base;
+
+static int metric_dup_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct sa_row *ra = metric_sort_base[a], *rb = metric_sort_base[b];
+	int c = strcmp(ra->caller, rb->caller);
+
+	if (!c)
+		c = strcmp(ra->type_str, rb->type_str);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int print_metrics(const struct opts *o, const struct sa_file *f,
+			 const struct item *items, size_t n)
+{
+	const struct sa_row **rows = calloc(n + 1, sizeof(*rows));
+	uint64_t (*v)[SA_NFIELDS] = calloc(n + 1, sizeof(*v));
+	uint64_t other[SA_NFIELDS] = { 0 };
+	size_t *idx = calloc(n + 1, sizeof(*idx)), i, k, m = 0, emitted = 0;
+	const struct sa_summary *e;
+	int any_hooked = 0;
+
+	if (!rows || !v || !idx) {
+		free(rows);
+		free(v);
+		free(idx);
+		fprintf(stderr, "slabacct: out of memory\n");
+		return -1;
+	}
+	/* One sample per series: rows with the same caller and type (raw
+	 * addresses under kptr_restrict) are added up into the first. */
+	for (i = 0; i < n; i++) {
+		rows[i] = items[i].row;
+		idx[i] = i;
+		for (k = 0; k < SA_NFIELDS; k++)
+			v[i][k] = items[i].row->v[k];
+	}
+	metric_sort_base = rows;
+	qsort(idx, n, sizeof(*idx), metric_dup_cmp);
+	for (i = 1; i < n; i++) {
+		size_t a = idx[m], b = idx[i];
+
+		if (strcmp(rows[a]->caller, rows[b]->caller) ||
+		    strcmp(rows[a]->type_str, rows[b]->type_str)) {
+			m = i;
+			continue;
+		}
+		for (k = 0; k < SA_NFIELDS; k++)
+			v[a][k] += v[b][k];
+		rows[b] = NULL;	/* counted in its first row */
+	}
+	for (i = 0; i < f->nrows; i++)
+		for (k = 0; k < SA_NFIELDS; k++)
+			other[k] += f->rows[i].v[k];
+	for (i = 0; i < n; i++) {
+		emitted++;
+		for (k = 0; k < SA_NFIELDS; k++)
+			other[k] -= items[i].row->v[k];
+	}
+
+	if (o->summary != SUM_NONE) {
+		e = sa_summary_get(f, "state");
+		if (e) {
+			metric_head(MP "active", "gauge", "1 when the module accounts allocations, 0 when stopped.");
+			printf(MP "active %d\n", strcmp(e->value, "active") == 0);
+		}
+		metric_head(MP "format_info", "gauge", "The version of the /proc/slab_account format read.");
+		printf(MP "format_info{version=\"%" PRIu64 ".%" PRIu64 "\"} 1\n", f->major, f->minor);
+		for (i = 0; i < sizeof(metric_keys) / sizeof(metric_keys[0]); i++) {
+			e = sa_summary_get(f, metric_keys[i].key);
+			if (!e || !e->is_num)
+				continue;
+			metric_head(metric_keys[i].name, metric_keys[i].type, metric_keys[i].help);
+			printf("%s %" PRIu64 "\n", metric_keys[i].name, e->num);
+		}
+		for (i = 0; i < f->nsummary; i++) {
+			e = &f->summary[i];
+			if (strncmp(e->key, "hooked ", 7) || !e->is_num)
+				continue;
+			if (!any_hooked++)
+				metric_head(MP "hooked", "gauge", "1 when the path, which the kmem tracepoints do not report, is hooked now.");
+			fputs(MP "hooked{path=", stdout);
+			label_value(e->key + 7, strlen(e->key + 7));
+			printf("} %" PRIu64 "\n", e->num);
+		}
+	}
+	if (o->summary != SUM_ONLY) {
+		for (k = 0; k < sizeof(metric_fields) / sizeof(metric_fields[0]); k++) {
+			int fld = metric_fields[k].field;
+
+			if (!f->nrows)
+				break;	/* no rows: no per-site families */
+			metric_head(metric_fields[k].name, metric_fields[k].type, metric_fields[k].help);
+			for (i = 0; i < n; i++) {
+				if (!rows[i])
+					continue;
+				fputs(metric_fields[k].name, stdout);
+				site_labels(rows[i]);
+				printf(" %" PRIu64 "\n", v[i][fld]);
+			}
+			if (emitted < f->nrows) {
+				fputs(metric_fields[k].name, stdout);
+				site_labels(NULL);
+				printf(" %" PRIu64 "\n", other[fld]);
+			}
+		}
+	}
+	free(rows);
+	free(v);
+	free(idx);
+	return 0;
+}
+
 /* ---- text summary ---- */
 
 /* The summary lines the text report shows (JSON has them all). */
@@ -812,7 +1030,12 @@ static int report(const struct opts *o, const struct sa_file *old,
 		fprintf(stderr, "slabacct: out of memory\n");
 		return -1;
 	}
-	if (o->fmt == FMT_JSON) {
+	if (o->fmt == FMT_METRICS) {
+		if (print_metrics(o, new, items, n)) {
+			free(items);
+			return -1;
+		}
+	} else if (o->fmt == FMT_JSON) {
 		print_json(o, old, new, items, n);
 	} else if (o->fmt == FMT_CSV) {
 		print_csv(o, items, n);
@@ -1003,7 +1226,7 @@ static int watch(const struct opts *go, const char *path)
 		if (o.fmt == FMT_CSV) {
 			o.stamp = stamp;
 			o.no_header = i && !o.output;
-		} else {
+		} else if (o.fmt == FMT_TEXT) {
 			if (tty)
 				fputs("\033[H\033[2J", stdout);	/* home, clear screen */
 			else if (i && !o.output)
@@ -1033,7 +1256,7 @@ static int watch(const struct opts *go, const char *path)
 
 static void usage(FILE *fp)
 {
-	fputs("Usage: slabacct [OPTIONS] [FILE]\n"
+	fprintf(fp, "Usage: slabacct [OPTIONS] [FILE]\n"
 	      "       slabacct --diff [OPTIONS] OLD NEW\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
@@ -1057,6 +1280,9 @@ static void usage(FILE *fp)
 	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
 	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
 	      "      --json           JSON: the summary and the rows (bytes)\n"
+	      "      --openmetrics    Prometheus text exposition (node_exporter's textfile\n"
+	      "                       collector): the summary and the top call sites\n"
+	      "                       (-n, default %d; --min), the rest as site=\"other\"\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
@@ -1081,7 +1307,7 @@ static void usage(FILE *fp)
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
-	      fp);
+	      METRICS_TOP);
 }
 
 static void usage_error(const char *fmt, ...)
@@ -1162,7 +1388,7 @@ static uint64_t parse_size(const char *opt, const char *arg)
 enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
-	OPT_MIN, OPT_MAX_INPUT,
+	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS,
 };
 
 static const struct option long_opts[] = {
@@ -1176,6 +1402,7 @@ static const struct option long_opts[] = {
 	{ "human", no_argument, NULL, 'H' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "openmetrics", no_argument, NULL, OPT_METRICS },
 	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "diff", no_argument, NULL, 'd' },
@@ -1199,7 +1426,7 @@ static const struct option long_opts[] = {
 static void set_format(struct opts *o, enum format fmt)
 {
 	if (o->fmt != FMT_TEXT && o->fmt != fmt)
-		usage_error("--csv and --json exclude each other");
+		usage_error("--csv, --json and --openmetrics exclude each other");
 	o->fmt = fmt;
 }
 
@@ -1295,6 +1522,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_JSON:
 			set_format(o, FMT_JSON);
 			break;
+		case OPT_METRICS:
+			set_format(o, FMT_METRICS);
+			break;
 		case OPT_SUMMARY_ONLY:
 			set_summary(o, SUM_ONLY);
 			break;
@@ -1348,6 +1578,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage_error("--all goes with --diff");
 	if (o->watch && (o->diff || o->fmt == FMT_JSON))
 		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
+	if (o->fmt == FMT_METRICS && o->diff)
+		usage_error("--openmetrics writes one file's metrics: not with --diff");
+	if (o->fmt == FMT_METRICS && o->delta)
+		usage_error("--openmetrics has counters: --delta does not go with it");
+	if (o->fmt == FMT_METRICS && !o->top)
+		o->top = METRICS_TOP;
 	if (o->fmt == FMT_CSV && o->summary == SUM_ONLY)
 		usage_error("--csv has rows only: --summary-only does not go with it");
 	if (o->diff && argc - optind != 2)

@@ -261,6 +261,71 @@ else
 	echo "skip cli: json validity (no python3)"
 fi
 
+# ---- --openmetrics ----
+
+expect openmetrics-1.1 0 --openmetrics fixtures/valid_1_1.txt
+expect openmetrics-top2 0 --openmetrics -n 2 --no-summary $V
+# metric SAMPLE-PREFIX: the sum of the values of the samples so named
+metric_sum() {
+	awk -v p="$1" 'index($0, p) == 1 { s += $NF } END { printf "%d\n", s }' "$TMP/out"
+}
+# The sites, "other" included, add up to the summary, with or without a limit.
+for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
+	# shellcheck disable=SC2086
+	run "openmetrics-sums $lim" --openmetrics $lim $V
+	ok=1
+	for m in allocated_bytes_total:allocated_bytes_total live_bytes:live_bytes \
+		 allocs_total:allocs_total frees_total:frees_total \
+		 live_objects:live_objects slack_bytes_total:slack_bytes_total; do
+		site=$(metric_sum "slab_account_site_${m%%:*}{")
+		all=$(metric_sum "slab_account_${m#*:} ")
+		[ "$site" = "$all" ] && [ "$all" != 0 ] || { ok=0; why="$m: sites $site, summary $all"; }
+	done
+	series=$(grep -c '^slab_account_site_allocs_total{' "$TMP/out")
+	case $lim in
+	"") want=6 ;; "-n 1") want=2 ;; "-n 3") want=4 ;; "--min 5000") want=5 ;; *) want=4 ;;
+	esac
+	if [ "$rc" != 0 ] || [ $ok = 0 ]; then
+		fail "openmetrics-sums $lim" "exit status $rc; $why"
+	elif [ "$series" != "$want" ]; then
+		fail "openmetrics-sums $lim" "$series series, want $want"
+	else
+		pass "openmetrics-sums $lim"
+	fi
+done
+# one sample per series: rows of one caller and type are added up
+run openmetrics-dups --openmetrics fixtures/dups_after.txt
+n=$(grep -c '^slab_account_site_allocated_bytes_total{.*site="0000000000000000",type="kmalloc"} 25$' "$TMP/out")
+if [ "$rc" = 0 ] && [ "$n" = 1 ]; then
+	pass openmetrics-dups
+else
+	fail openmetrics-dups "exit status $rc, $n samples of 25 bytes"
+fi
+if command -v promtool >/dev/null 2>&1; then
+	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
+		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
+		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V"; do
+		# shellcheck disable=SC2086
+		"$SLABACCT" --openmetrics $args >"$TMP/out" 2>"$TMP/err"
+		if [ $? = 0 ] && promtool check metrics <"$TMP/out" >"$TMP/err" 2>&1; then
+			pass "promtool check metrics: $args"
+		else
+			fail "promtool check metrics: $args" "$(head -5 "$TMP/err")"
+		fi
+	done
+	# node_exporter's textfile collector: -o replaces the .prom file whole
+	mkdir "$TMP/textfile"
+	run openmetrics-output --openmetrics -o "$TMP/textfile/slab_account.prom" $V
+	if [ "$rc" = 0 ] && [ "$(ls "$TMP/textfile")" = slab_account.prom ] &&
+	   promtool check metrics <"$TMP/textfile/slab_account.prom" >"$TMP/err" 2>&1; then
+		pass openmetrics-output
+	else
+		fail openmetrics-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
+	fi
+else
+	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
+fi
+
 # ---- diff ----
 
 B=fixtures/before.txt
@@ -449,7 +514,10 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv and --json exclude each other" --csv --json $V
+usage_err csv-and-json "slabacct: --csv, --json and --openmetrics exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json and --openmetrics exclude each other" --openmetrics --csv $V
+usage_err openmetrics-diff "slabacct: --openmetrics writes one file's metrics: not with --diff" --openmetrics -d $B $A
+usage_err openmetrics-delta "slabacct: --openmetrics has counters: --delta does not go with it" --openmetrics -w --delta $V
 usage_err kmalloc-and-cache "slabacct: --kmalloc and --cache exclude each other" --kmalloc --cache $V
 usage_err summary-toggles "slabacct: --summary-only and --no-summary exclude each other" --summary-only --no-summary $V
 usage_err csv-summary-only "slabacct: --csv has rows only: --summary-only does not go with it" --csv --summary-only $V
