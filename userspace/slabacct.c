@@ -29,7 +29,7 @@
 /* ---- options ---- */
 
 enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED };
 #define METRICS_TOP 50		/* --openmetrics: call sites when -n is not given */
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
@@ -887,6 +887,41 @@ static int print_metrics(const struct opts *o, const struct sa_file *f,
 	return 0;
 }
 
+/* ---- --folded: module;function;site value, for flame graphs ---- */
+
+/* A frame: @len bytes of @s, ';' (the separator) and control characters as '_'. */
+static void frame(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		putchar(s[i] == ';' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '_' : s[i]);
+}
+
+static void print_folded(const struct opts *o, const struct item *items, size_t n)
+{
+	size_t i, mlen, clen;
+
+	for (i = 0; i < n; i++) {
+		const char *caller = items[i].row->caller;
+		const char *mod = sa_caller_module(caller, &mlen);
+		uint64_t v = items[i].v[o->keys[0]].mag;
+
+		if (!v)
+			continue;	/* a flame graph has no room for it */
+		clen = mod ? (size_t)(mod - 2 - caller) : strlen(caller);
+		if (mod)
+			frame(mod, mlen);
+		else
+			fputs("vmlinux", stdout);
+		putchar(';');
+		frame(caller, strcspn(caller, "+ ") < clen ? strcspn(caller, "+ ") : clen);
+		putchar(';');
+		frame(caller, clen);
+		printf(" %" PRIu64 "\n", v);
+	}
+}
+
 /* ---- text summary ---- */
 
 /* The summary lines the text report shows (JSON has them all). */
@@ -1030,7 +1065,9 @@ static int report(const struct opts *o, const struct sa_file *old,
 		fprintf(stderr, "slabacct: out of memory\n");
 		return -1;
 	}
-	if (o->fmt == FMT_METRICS) {
+	if (o->fmt == FMT_FOLDED) {
+		print_folded(o, items, n);
+	} else if (o->fmt == FMT_METRICS) {
 		if (print_metrics(o, new, items, n)) {
 			free(items);
 			return -1;
@@ -1283,6 +1320,9 @@ static void usage(FILE *fp)
 	      "      --openmetrics    Prometheus text exposition (node_exporter's textfile\n"
 	      "                       collector): the summary and the top call sites\n"
 	      "                       (-n, default %d; --min), the rest as site=\"other\"\n"
+	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
+	      "                       speedscope): module;function;site VALUE, VALUE the\n"
+	      "                       first sort key\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
@@ -1388,7 +1428,7 @@ static uint64_t parse_size(const char *opt, const char *arg)
 enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
-	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS,
+	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED,
 };
 
 static const struct option long_opts[] = {
@@ -1403,6 +1443,7 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "openmetrics", no_argument, NULL, OPT_METRICS },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "diff", no_argument, NULL, 'd' },
@@ -1426,7 +1467,7 @@ static const struct option long_opts[] = {
 static void set_format(struct opts *o, enum format fmt)
 {
 	if (o->fmt != FMT_TEXT && o->fmt != fmt)
-		usage_error("--csv, --json and --openmetrics exclude each other");
+		usage_error("--csv, --json, --openmetrics and --folded exclude each other");
 	o->fmt = fmt;
 }
 
@@ -1525,6 +1566,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_METRICS:
 			set_format(o, FMT_METRICS);
 			break;
+		case OPT_FOLDED:
+			set_format(o, FMT_FOLDED);
+			break;
 		case OPT_SUMMARY_ONLY:
 			set_summary(o, SUM_ONLY);
 			break;
@@ -1578,6 +1622,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage_error("--all goes with --diff");
 	if (o->watch && (o->diff || o->fmt == FMT_JSON))
 		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
+	if (o->fmt == FMT_FOLDED && (o->diff || o->watch))
+		usage_error("--folded writes one file's stacks: not with --diff or --watch");
+	if (o->fmt == FMT_FOLDED && (o->keys[0] == KEY_FRAG || o->keys[0] == KEY_CALLER))
+		usage_error("--folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)");
+	if (o->fmt == FMT_FOLDED && o->summary == SUM_ONLY)
+		usage_error("--folded has rows only: --summary-only does not go with it");
 	if (o->fmt == FMT_METRICS && o->diff)
 		usage_error("--openmetrics writes one file's metrics: not with --diff");
 	if (o->fmt == FMT_METRICS && o->delta)

@@ -326,6 +326,28 @@ else
 	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
 fi
 
+# ---- --folded ----
+
+expect folded 0 --folded $V
+expect folded-live 0 --folded -s live -m vmlinux $V
+for args in "$V" "fixtures/quoting.txt" "fixtures/escapes.txt" "-s allocs fixtures/valid_1_1.txt"; do
+	# shellcheck disable=SC2086
+	run "folded format: $args" --folded $args
+	bad=$(LC_ALL=C grep -acv '^[^;]*;[^;]*;[^;]* [1-9][0-9]*$' "$TMP/out")
+	if [ "$rc" = 0 ] && [ "$bad" = 0 ] && [ -s "$TMP/out" ]; then
+		pass "folded format: $args"
+	else
+		fail "folded format: $args" "exit status $rc, $bad lines not 'a;b;c N'"
+	fi
+done
+# the stacks weigh what the summary says
+run folded-sum --folded $V
+if [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = "$(sed -n 's/^total bytes allocated: //p' $V)" ]; then
+	pass folded-sum
+else
+	fail folded-sum "the values do not add up to total bytes allocated"
+fi
+
 # ---- diff ----
 
 B=fixtures/before.txt
@@ -514,8 +536,11 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv, --json and --openmetrics exclude each other" --csv --json $V
-usage_err openmetrics-csv "slabacct: --csv, --json and --openmetrics exclude each other" --openmetrics --csv $V
+usage_err csv-and-json "slabacct: --csv, --json, --openmetrics and --folded exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --openmetrics and --folded exclude each other" --openmetrics --csv $V
+usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
+usage_err folded-frag "slabacct: --folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)" --folded -s frag $V
+usage_err folded-summary "slabacct: --folded has rows only: --summary-only does not go with it" --folded --summary-only $V
 usage_err openmetrics-diff "slabacct: --openmetrics writes one file's metrics: not with --diff" --openmetrics -d $B $A
 usage_err openmetrics-delta "slabacct: --openmetrics has counters: --delta does not go with it" --openmetrics -w --delta $V
 usage_err kmalloc-and-cache "slabacct: --kmalloc and --cache exclude each other" --kmalloc --cache $V
