@@ -29,7 +29,11 @@
 /* ---- options ---- */
 
 enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED, FMT_SVG };
+#define SVG_TOP 30		/* --svg: call sites named when -n is not given */
+#define SVG_W 1200
+#define SVG_H 800
+#define SVG_HEAD 28		/* the title line */
 #define METRICS_TOP 50		/* --openmetrics: call sites when -n is not given */
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
@@ -922,6 +926,326 @@ static void print_folded(const struct opts *o, const struct item *items, size_t 
 	}
 }
 
+/* ---- --svg FILE: a treemap, module -> function -> call site ---- */
+
+struct leaf {
+	const char *mod, *func, *site;
+	size_t mlen, flen;
+	double value, slack_pct;
+	uint64_t raw;
+	size_t nsites;		/* "other": how many call sites */
+};
+
+struct box {
+	double x, y, w, h;
+};
+
+static int leaf_cmp(const void *pa, const void *pb)
+{
+	const struct leaf *a = pa, *b = pb;
+	size_t n = a->mlen < b->mlen ? a->mlen : b->mlen;
+	int c = memcmp(a->mod, b->mod, n);
+
+	if (!c)
+		c = (a->mlen > b->mlen) - (a->mlen < b->mlen);
+	if (!c) {
+		n = a->flen < b->flen ? a->flen : b->flen;
+		c = memcmp(a->func, b->func, n);
+		if (!c)
+			c = (a->flen > b->flen) - (a->flen < b->flen);
+	}
+	if (!c)
+		c = (a->value < b->value) - (a->value > b->value);
+	return c;
+}
+
+/* A group of leaves [start, end) and its value. */
+struct group {
+	size_t start, end;
+	double value;
+};
+
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+
+	return (a->value < b->value) - (a->value > b->value);
+}
+
+/* Worst aspect ratio of a row of areas summing to @s, max @hi, min @lo, along @side. */
+static double worst(double s, double hi, double lo, double side)
+{
+	double a = side * side * hi / (s * s), b = s * s / (side * side * lo);
+
+	return a > b ? a : b;
+}
+
+/* Squarified treemap (Bruls, Huizing, van Wijk): @v[n] sorted largest first into @r. */
+static void squarify(const double *v, size_t n, struct box r, struct box *out)
+{
+	double total = 0, scale;
+	size_t i = 0, j, k;
+
+	for (j = 0; j < n; j++)
+		total += v[j];
+	if (total <= 0 || r.w <= 0 || r.h <= 0) {
+		for (j = 0; j < n; j++)
+			out[j] = (struct box){ r.x, r.y, 0, 0 };
+		return;
+	}
+	scale = r.w * r.h / total;
+	while (i < n) {
+		double side = r.w < r.h ? r.w : r.h, s = v[i] * scale;
+		double hi = s, lo = s, t, off;
+
+		for (j = i + 1; j < n; j++) {
+			double a = v[j] * scale;
+
+			if (worst(s + a, hi, a, side) > worst(s, hi, lo, side))
+				break;
+			s += a;
+			lo = a;
+		}
+		t = s / side;
+		for (k = i, off = 0; k < j; k++) {
+			double len = v[k] * scale / t;
+
+			if (r.w >= r.h)
+				out[k] = (struct box){ r.x, r.y + off, t, len };
+			else
+				out[k] = (struct box){ r.x + off, r.y, len, t };
+			off += len;
+		}
+		if (r.w >= r.h) {
+			r.x += t;
+			r.w -= t;
+		} else {
+			r.y += t;
+			r.h -= t;
+		}
+		i = j;
+	}
+}
+
+/* Text for XML: & < > " escaped, control characters and non-UTF-8 bytes as U+FFFD. */
+static void xml_text(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = utf8_len(p);
+
+		if (n > (size_t)(end - p))
+			n = 0;
+		if (*p == '&')
+			fputs("&amp;", stdout);
+		else if (*p == '<')
+			fputs("&lt;", stdout);
+		else if (*p == '>')
+			fputs("&gt;", stdout);
+		else if (*p == '"')
+			fputs("&quot;", stdout);
+		else if (n && (*p >= 0x20 || *p == '\t') && *p != 0x7f)
+			fwrite(p, 1, n, stdout);
+		else
+			fputs("\xef\xbf\xbd", stdout);
+		p += n ? n : 1;
+	}
+}
+
+/* Lay the groups of @lv [from, to) out in @r, each into box[]. */
+static size_t make_groups(const struct leaf *lv, size_t from, size_t to, int by_func,
+			  struct group *g)
+{
+	size_t i, n = 0;
+
+	for (i = from; i < to; i++) {
+		if (n && !(lv[i].mlen == lv[g[n - 1].start].mlen &&
+			   !memcmp(lv[i].mod, lv[g[n - 1].start].mod, lv[i].mlen) &&
+			   (!by_func || (lv[i].flen == lv[g[n - 1].start].flen &&
+					 !memcmp(lv[i].func, lv[g[n - 1].start].func, lv[i].flen))))) {
+			g[n] = (struct group){ i, i + 1, lv[i].value };
+			n++;
+		} else if (n) {
+			g[n - 1].end = i + 1;
+			g[n - 1].value += lv[i].value;
+		} else {
+			g[n++] = (struct group){ i, i + 1, lv[i].value };
+		}
+	}
+	qsort(g, n, sizeof(*g), group_cmp);
+	return n;
+}
+
+static void svg_label(const struct box *b, const char *s, size_t len, int bold)
+{
+	size_t fit = (size_t)((b->w - 6) / 6.5);
+
+	if (b->h < 13 || fit < 3)
+		return;
+	printf("<text x=\"%.1f\" y=\"%.1f\"%s>", b->x + 3, b->y + 11, bold ? " font-weight=\"bold\"" : "");
+	if (len > fit) {
+		xml_text(s, fit - 1);
+		fputs("\xe2\x80\xa6", stdout);	/* ... */
+	} else {
+		xml_text(s, len);
+	}
+	fputs("</text>\n", stdout);
+}
+
+static const char *sort_name(int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (sort_keys[i].key == key)
+			return sort_keys[i].name;
+	return "";
+}
+
+static int print_svg(const struct opts *o, const struct sa_file *f,
+		     const struct item *items, size_t n, size_t nall)
+{
+	int key = o->keys[0];
+	struct leaf *lv = calloc(n + 2, sizeof(*lv));
+	struct group *mg = calloc(n + 2, sizeof(*mg)), *fg = calloc(n + 2, sizeof(*fg));
+	struct box *mb = calloc(n + 2, sizeof(*mb)), *fb = calloc(n + 2, sizeof(*fb));
+	struct box *sb = calloc(n + 2, sizeof(*sb));
+	double *v = calloc(n + 2, sizeof(*v)), total = 0;
+	size_t i, j, k, nl = 0, nm, nf;
+	struct leaf other = { "other", "other", NULL, 5, 5, 0, 0, 0, 0 };
+	uint64_t oslack = 0, ototal = 0;
+	char vb[32];
+	int ret = 0;
+
+	if (!lv || !mg || !fg || !mb || !fb || !sb || !v) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < nall; i++) {
+		const struct sa_row *r = items[i].row;
+		struct leaf *l = i < n ? &lv[nl] : &other;
+		uint64_t val = items[i].v[key].mag;
+
+		if (!val)
+			continue;
+		if (i >= n) {
+			other.value += (double)val;
+			other.raw += val;
+			other.nsites++;
+			oslack += r->v[SA_SLACK];
+			ototal += r->v[SA_TOTAL];
+			continue;
+		}
+		l->site = r->caller;
+		l->mod = sa_caller_module(r->caller, &l->mlen);
+		if (!l->mod) {
+			l->mod = "vmlinux";
+			l->mlen = 7;
+		}
+		l->func = r->caller;
+		l->flen = strcspn(r->caller, "+ ");
+		l->value = (double)val;
+		l->raw = val;
+		l->slack_pct = r->v[SA_TOTAL] ? 100.0 * (double)r->v[SA_SLACK] / (double)r->v[SA_TOTAL] : 0;
+		nl++;
+	}
+	if (other.nsites) {
+		other.slack_pct = ototal ? 100.0 * (double)oslack / (double)ototal : 0;
+		lv[nl++] = other;
+	}
+	qsort(lv, nl, sizeof(*lv), leaf_cmp);
+	for (i = 0; i < nl; i++)
+		total += lv[i].value;
+
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n"
+	       "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
+	       "<text x=\"6\" y=\"18\" font-size=\"14\">slab_account: ",
+	       SVG_W, SVG_H, SVG_W, SVG_H, SVG_W, SVG_H);
+	xml_text(f->name, strlen(f->name));
+	fmt_num(vb, sizeof(vb), (struct num){ (uint64_t)total, 0 }, is_bytes(key), 1, 0);
+	printf(", area = %s (%s in %zu call sites), colour = slack %% of total (green 0, red 100)</text>\n",
+	       sort_name(key), vb, nl ? (size_t)(nl - (other.nsites ? 1 : 0) + other.nsites) : 0);
+	if (!nl) {
+		printf("<text x=\"6\" y=\"48\">no call site has a %s above 0</text>\n", sort_name(key));
+	}
+	nm = make_groups(lv, 0, nl, 0, mg);
+	for (i = 0; i < nm; i++)
+		v[i] = mg[i].value;
+	squarify(v, nm, (struct box){ 2, SVG_HEAD, SVG_W - 4, SVG_H - SVG_HEAD - 2 }, mb);
+	for (i = 0; i < nm; i++) {
+		struct box in = mb[i];
+		const struct leaf *m = &lv[mg[i].start];
+
+		printf("<g class=\"module\"><title>");
+		xml_text(m->mod, m->mlen);
+		fmt_num(vb, sizeof(vb), (struct num){ (uint64_t)mg[i].value, 0 }, is_bytes(key), 1, 0);
+		printf(": %s %s</title>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#d8d8d8\" stroke=\"#333333\" stroke-width=\"1.5\"/>\n",
+		       sort_name(key), vb, in.x, in.y, in.w, in.h);
+		svg_label(&in, m->mod, m->mlen, 1);
+		printf("</g>\n");
+		if (in.h > 40 && in.w > 20) {
+			in.y += 15;
+			in.h -= 15;
+		}
+		in.x += 2;
+		in.y += 1;
+		in.w -= 4;
+		in.h -= 3;
+		nf = make_groups(lv, mg[i].start, mg[i].end, 1, fg);
+		for (j = 0; j < nf; j++)
+			v[j] = fg[j].value;
+		squarify(v, nf, in, fb);
+		for (j = 0; j < nf; j++) {
+			size_t ns = fg[j].end - fg[j].start;
+
+			for (k = 0; k < ns; k++)
+				v[k] = lv[fg[j].start + k].value;	/* sorted largest first */
+			squarify(v, ns, fb[j], sb);
+			for (k = 0; k < ns; k++) {
+				const struct leaf *l = &lv[fg[j].start + k];
+				const struct box *b = &sb[k];
+				double hue = 120.0 * (1.0 - (l->slack_pct > 100 ? 100 : l->slack_pct) / 100.0);
+				char fill[48];
+
+				if (l->site)
+					snprintf(fill, sizeof(fill), "hsl(%.0f,70%%,55%%)", hue);
+				else
+					snprintf(fill, sizeof(fill), "#a0a0a0");
+
+				printf("<g class=\"site\"><title>");
+				if (l->site)
+					xml_text(l->site, strlen(l->site));
+				else
+					printf("other: %zu call sites not named", l->nsites);
+				fmt_num(vb, sizeof(vb), (struct num){ l->raw, 0 }, is_bytes(key), 1, 0);
+				printf("\n%s %s (%" PRIu64 ", %.1f%% of all)\nslack %.1f%% of total</title>\n",
+				       sort_name(key), vb, l->raw, total > 0 ? 100.0 * l->value / total : 0.0,
+				       l->slack_pct);
+				printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>\n",
+				       b->x, b->y, b->w, b->h, fill);
+				if (l->site)
+					svg_label(b, l->site, strcspn(l->site, " "), 0);
+				else
+					svg_label(b, "other", 5, 0);
+				printf("</g>\n");
+			}
+		}
+	}
+	fputs("</svg>\n", stdout);
+out:
+	free(lv);
+	free(mg);
+	free(fg);
+	free(mb);
+	free(fb);
+	free(sb);
+	free(v);
+	return ret;
+}
+
 /* ---- text summary ---- */
 
 /* The summary lines the text report shows (JSON has them all). */
@@ -1065,7 +1389,12 @@ static int report(const struct opts *o, const struct sa_file *old,
 		fprintf(stderr, "slabacct: out of memory\n");
 		return -1;
 	}
-	if (o->fmt == FMT_FOLDED) {
+	if (o->fmt == FMT_SVG) {
+		if (print_svg(o, new, items, n, cnt.status[ST_NONE])) {
+			free(items);
+			return -1;
+		}
+	} else if (o->fmt == FMT_FOLDED) {
 		print_folded(o, items, n);
 	} else if (o->fmt == FMT_METRICS) {
 		if (print_metrics(o, new, items, n)) {
@@ -1323,6 +1652,9 @@ static void usage(FILE *fp)
 	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
 	      "                       speedscope): module;function;site VALUE, VALUE the\n"
 	      "                       first sort key\n"
+	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
+	      "                       the first sort key, colour the slack %%) into FILE;\n"
+	      "                       the first -n sites (default %d) named, the rest grouped\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
@@ -1347,7 +1679,7 @@ static void usage(FILE *fp)
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
-	      METRICS_TOP);
+	      METRICS_TOP, SVG_TOP);
 }
 
 static void usage_error(const char *fmt, ...)
@@ -1428,7 +1760,7 @@ static uint64_t parse_size(const char *opt, const char *arg)
 enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
-	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED,
+	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
 };
 
 static const struct option long_opts[] = {
@@ -1444,6 +1776,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "openmetrics", no_argument, NULL, OPT_METRICS },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "diff", no_argument, NULL, 'd' },
@@ -1467,7 +1800,7 @@ static const struct option long_opts[] = {
 static void set_format(struct opts *o, enum format fmt)
 {
 	if (o->fmt != FMT_TEXT && o->fmt != fmt)
-		usage_error("--csv, --json, --openmetrics and --folded exclude each other");
+		usage_error("--csv, --json, --openmetrics, --folded and --svg exclude each other");
 	o->fmt = fmt;
 }
 
@@ -1481,6 +1814,7 @@ static void set_summary(struct opts *o, enum summary_mode m)
 static void parse_args(struct opts *o, int argc, char **argv)
 {
 	int c, interval_set = 0, once = 0;
+	const char *svg = NULL;
 	char *end;
 	size_t i;
 
@@ -1569,6 +1903,10 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_FOLDED:
 			set_format(o, FMT_FOLDED);
 			break;
+		case OPT_SVG:
+			set_format(o, FMT_SVG);
+			svg = optarg;
+			break;
 		case OPT_SUMMARY_ONLY:
 			set_summary(o, SUM_ONLY);
 			break;
@@ -1622,6 +1960,19 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage_error("--all goes with --diff");
 	if (o->watch && (o->diff || o->fmt == FMT_JSON))
 		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
+	if (svg) {
+		if (o->output)
+			usage_error("--svg FILE names its file: not with -o");
+		if (o->diff || o->watch)
+			usage_error("--svg draws one file: not with --diff or --watch");
+		if (o->keys[0] == KEY_FRAG || o->keys[0] == KEY_CALLER)
+			usage_error("--svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)");
+		if (o->summary == SUM_ONLY)
+			usage_error("--svg draws rows: --summary-only does not go with it");
+		o->output = strcmp(svg, "-") ? svg : NULL;
+		if (!o->top)
+			o->top = SVG_TOP;
+	}
 	if (o->fmt == FMT_FOLDED && (o->diff || o->watch))
 		usage_error("--folded writes one file's stacks: not with --diff or --watch");
 	if (o->fmt == FMT_FOLDED && (o->keys[0] == KEY_FRAG || o->keys[0] == KEY_CALLER))

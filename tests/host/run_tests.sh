@@ -348,6 +348,69 @@ else
 	fail folded-sum "the values do not add up to total bytes allocated"
 fi
 
+# ---- --svg: a treemap, rendered in headless Chromium ----
+
+run svg --svg "$TMP/t.svg" $V
+sites=$(grep -c '^<g class="site">' "$TMP/t.svg")
+if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ "$sites" != 6 ]; then
+	fail svg "exit status $rc, $sites call sites drawn, want 6"
+elif command -v python3 >/dev/null 2>&1 &&
+     ! python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/t.svg" 2>"$TMP/err"; then
+	fail svg "not well-formed XML: $(cat "$TMP/err")"
+else
+	pass svg
+fi
+run svg-top --svg "$TMP/t2.svg" -n 2 fixtures/quoting.txt
+if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="site">' "$TMP/t2.svg")" = 3 ] &&
+   grep -q '<title>other: 3 call sites not named$' "$TMP/t2.svg"; then
+	pass svg-top
+else
+	fail svg-top "exit status $rc: want 2 named sites and 'other' of 3"
+fi
+if command -v chromium >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	# render SVG PNG: Chromium, headless, a fresh profile, 1200x800
+	render() {
+		rm -rf "$TMP/profile"
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --disable-component-update \
+			--disable-sync --no-first-run --user-data-dir="$TMP/profile" \
+			--window-size=1200,800 --screenshot="$2" "file://$1" >/dev/null 2>&1 &&
+			[ -s "$2" ]
+	}
+	# in_range X LO HI
+	in_range() {
+		awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'
+	}
+	# The area follows the sort key and the colour the slack: by total,
+	# sa_test_big is 96% of all bytes and 50% slack (hsl(60,70%,55%) =
+	# 221,221,60); by live it has none and sa_test_cache_alloc holds 60.7%
+	# with 4.8% slack (hsl(114,...) = 76,221,60).  The tiles fill the
+	# picture but its title strip and margins (about 6%).
+	if render "$TMP/t.svg" "$TMP/t.png"; then
+		set -- $(python3 png_share.py "$TMP/t.png" 221,221,60 76,221,60)
+		if in_range "$1" 0.80 0.96 && in_range "$2" 0.01 0.05 && in_range "$3" 0.90 1; then
+			pass "svg render: total"
+		else
+			fail "svg render: total" "shares: sa_test_big $1, sa_test_cache_alloc $2, not white $3"
+		fi
+	else
+		fail "svg render: total" "chromium wrote no screenshot"
+	fi
+	"$SLABACCT" --svg "$TMP/live.svg" -s live $V
+	if render "$TMP/live.svg" "$TMP/live.png"; then
+		set -- $(python3 png_share.py "$TMP/live.png" 221,221,60 76,221,60)
+		if in_range "$1" 0 0.001 && in_range "$2" 0.45 0.61 && in_range "$3" 0.90 1; then
+			pass "svg render: live"
+		else
+			fail "svg render: live" "shares: sa_test_big $1, sa_test_cache_alloc $2, not white $3"
+		fi
+	else
+		fail "svg render: live" "chromium wrote no screenshot"
+	fi
+else
+	echo "skip cli: svg render (no chromium or python3: scripts/setup-deps.sh installs chromium)"
+fi
+
 # ---- diff ----
 
 B=fixtures/before.txt
@@ -536,8 +599,10 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv, --json, --openmetrics and --folded exclude each other" --csv --json $V
-usage_err openmetrics-csv "slabacct: --csv, --json, --openmetrics and --folded exclude each other" --openmetrics --csv $V
+usage_err csv-and-json "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --openmetrics --csv $V
+usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
+usage_err svg-frag "slabacct: --svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)" --svg x.svg -s frag $V
 usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
 usage_err folded-frag "slabacct: --folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)" --folded -s frag $V
 usage_err folded-summary "slabacct: --folded has rows only: --summary-only does not go with it" --folded --summary-only $V
