@@ -8,7 +8,8 @@ set -euo pipefail
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstrap
       busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
       libc6-dev-arm64-cross dwarves sparse perl python3 file
-      ca-certificates clang libclang-rt-14-dev dkms openssl)
+      ca-certificates clang libclang-rt-14-dev dkms openssl
+      prometheus chromium)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

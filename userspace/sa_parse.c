@@ -265,13 +265,27 @@ static int bad_number(struct parser *p, const char *what, const char *s,
 	return fail(p, "%s '%s' is not an unsigned decimal number", what, q);
 }
 
+/* Does @line (of @n bytes) start as the header does? */
+static int is_header(const char *line, size_t n)
+{
+	size_t plen = strlen(HEADER_PREFIX);
+
+	return n >= plen && memcmp(line, HEADER_PREFIX, plen) == 0;
+}
+
+/* Is @line a header cut short (a truncated file)? */
+static int is_header_start(const char *line, size_t n)
+{
+	return n < strlen(HEADER_PREFIX) && memcmp(line, HEADER_PREFIX, n) == 0;
+}
+
 static int parse_header(struct parser *p, const char *line, size_t n)
 {
 	size_t plen = strlen(HEADER_PREFIX);
 	const char *ver = line + plen, *dot;
 	char q[QUOTE_MAX + 4];
 
-	if (n < plen || memcmp(line, HEADER_PREFIX, plen) != 0) {
+	if (!is_header(line, n)) {
 		quote(q, line, n);
 		return fail(p, "not a slab_account file: expected '" HEADER_PREFIX
 			    "1.x', got '%s'", q);
@@ -386,6 +400,24 @@ static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t 
 	return 0;
 }
 
+/* The rules every row keeps (docs/format.md, "What holds between the numbers"). */
+static int check_row(struct parser *p, const struct sa_row *r)
+{
+	unsigned long long total = r->v[SA_TOTAL], req = r->v[SA_REQ];
+
+	if (req > total)
+		return fail(p, "req %llu is more than total %llu (a row has req <= total)",
+			    req, total);
+	if (r->v[SA_SLACK] != total - req)
+		return fail(p, "slack %llu is not total - req (%llu - %llu = %llu)",
+			    (unsigned long long)r->v[SA_SLACK], total, req, total - req);
+	if (r->v[SA_LIVE_REQ] > r->v[SA_LIVE])
+		return fail(p, "live_req %llu is more than live %llu (a row has live_req <= live)",
+			    (unsigned long long)r->v[SA_LIVE_REQ],
+			    (unsigned long long)r->v[SA_LIVE]);
+	return 0;
+}
+
 static const char *const columns[] = {
 	"total", "slack", "req", "live", "live_req", "objs", "peak",
 	"allocs/frees", "type", "caller",
@@ -442,7 +474,7 @@ static int parse_row(struct parser *p, const char *line)
 	r->caller = dup_range(s, (size_t)(end - s));
 	if (!r->caller)
 		return fail(p, "out of memory");
-	return 0;
+	return check_row(p, r);
 missing:
 	return fail(p, "row has no '%s' column (a row is '" LEGEND_HINT "')",
 		    columns[col]);
@@ -466,6 +498,9 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		const char *line = s->line;
 
 		p.lineno++;
+		if (section == HEADER && !is_header(line, s->n) &&
+		    !is_header_start(line, s->n) && parse_header(&p, line, s->n))
+			goto out;	/* not our file: say so, whatever else is wrong */
 		if (strlen(line) != s->n) {
 			fail(&p, "NUL byte in line (not a text file?)");
 			goto out;
@@ -526,9 +561,13 @@ int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 	return parse_src(f, &s, name, err);
 }
 
-int sa_read_fd(int fd, char **bufp, size_t *lenp)
+/*
+ * Read @fd to its end, or to @max bytes (EFBIG beyond), or (@header) until
+ * the first bytes show that it cannot be a slab_account file.
+ */
+static int read_fd(int fd, size_t max, int header, char **bufp, size_t *lenp)
 {
-	size_t len = 0, cap = 0;
+	size_t len = 0, cap = 0, plen = strlen(HEADER_PREFIX);
 	char *buf = NULL;
 
 	for (;;) {
@@ -549,11 +588,24 @@ int sa_read_fd(int fd, char **bufp, size_t *lenp)
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		if (header && (len >= plen || memchr(buf, '\n', len)) &&
+		    (len < plen || memcmp(buf, HEADER_PREFIX, plen)))
+			break;	/* the parser says what it is not */
+		if (max && len > max) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+int sa_read_fd(int fd, char **bufp, size_t *lenp)
+{
+	return read_fd(fd, 0, 0, bufp, lenp);
 }
 
 char *sa_io_error(const char *path, int errnum)
@@ -571,6 +623,11 @@ char *sa_io_error(const char *path, int errnum)
 
 int sa_load(struct sa_file *f, const char *path, char **err)
 {
+	return sa_load_max(f, path, SA_MAX_INPUT, err);
+}
+
+int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
+{
 	int use_stdin = strcmp(path, "-") == 0;
 	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	size_t len;
@@ -578,12 +635,16 @@ int sa_load(struct sa_file *f, const char *path, char **err)
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	if (fd < 0 || sa_read_fd(fd, &buf, &len)) {
+	if (fd < 0 || read_fd(fd, max, 1, &buf, &len)) {
 		int e = errno;
 
 		if (fd >= 0 && !use_stdin)
 			close(fd);
-		*err = sa_io_error(path, e);
+		if (e == EFBIG)
+			*err = format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
+				      sa_display_name(path), max);
+		else
+			*err = sa_io_error(path, e);
 		return -1;
 	}
 	if (!use_stdin)
@@ -620,4 +681,49 @@ const struct sa_summary *sa_summary_get(const struct sa_file *f,
 		if (strcmp(f->summary[i].key, key) == 0)
 			return &f->summary[i];
 	return NULL;
+}
+
+size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n)
+{
+	static const struct {
+		const char *key;
+		int field;	/* -1: the number of rows */
+	} sums[] = {
+		{ "number of callers", -1 },
+		{ "total bytes allocated", SA_TOTAL },
+		{ "total bytes requested", SA_REQ },
+		{ "slack bytes allocated", SA_SLACK },
+		{ "current bytes allocated", SA_LIVE },
+		{ "current bytes requested", SA_LIVE_REQ },
+		{ "current objects", SA_OBJS },
+		{ "number of allocs", SA_ALLOCS },
+		{ "number of frees", SA_FREES },
+	};
+	size_t i, k, bad = 0, used = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (i = 0; i < sizeof(sums) / sizeof(sums[0]); i++) {
+		const struct sa_summary *e = sa_summary_get(f, sums[i].key);
+		uint64_t sum = 0;
+		int w;
+
+		if (!e || !e->is_num)
+			continue;
+		if (sums[i].field < 0)
+			sum = f->nrows;
+		else
+			for (k = 0; k < f->nrows; k++)
+				sum += f->rows[k].v[sums[i].field];	/* wraps as the module's would not */
+		if (sum == e->num)
+			continue;
+		w = snprintf(buf + used, n > used ? n - used : 0, "%s%s %llu, %s %llu",
+			     bad ? "; " : "", sums[i].key, (unsigned long long)e->num,
+			     sums[i].field < 0 ? "rows" : "the rows' sum",
+			     (unsigned long long)sum);
+		if (w > 0)
+			used += (size_t)w;
+		bad++;
+	}
+	return bad;
 }

@@ -8,7 +8,8 @@
  *
  *   total slack req live live_req objs peak allocs/frees type caller
  *
- * Only major version 1 is accepted; summary keys this parser does not know
+ * Only major version 1 is accepted; rows must keep the format's rules
+ * (req <= total, slack = total - req, live_req <= live); summary keys this parser does not know
  * are kept (as strings, and as numbers when they are numbers) but never
  * required.  Every error names the file and line: "FILE:LINE: what".
  */
@@ -21,6 +22,8 @@
 
 #define SA_DEFAULT_PATH "/proc/slab_account"
 #define SA_FORMAT_MAJOR 1
+/* sa_load() reads at most this many bytes (a file of 1M call sites is ~200 MiB). */
+#define SA_MAX_INPUT ((size_t)256 << 20)
 
 /* The numeric columns of a row, in file order (allocs/frees is one column). */
 enum sa_field {
@@ -86,8 +89,16 @@ int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
  * Read @path completely (`-` is standard input) with read() until end of
  * file, then parse it.  Errors as for sa_parse_stream(); open and read
  * errors give "PATH: strerror" with a hint for the usual /proc cases.
+ * At most SA_MAX_INPUT bytes are read (see sa_load_max()).
  */
 int sa_load(struct sa_file *f, const char *path, char **err);
+
+/*
+ * sa_load() with a limit: a file longer than @max bytes (0: no limit) fails
+ * with "PATH: more than MAX bytes: ...".  Reading stops early when the first
+ * bytes are not a slab_account header (the parse then says so).
+ */
+int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err);
 
 /*
  * Read everything from @fd into a malloc()ed buffer (*@buf, *@len; the
@@ -107,6 +118,14 @@ void sa_file_free(struct sa_file *f);
 /* The summary entry for @key, or NULL. */
 const struct sa_summary *sa_summary_get(const struct sa_file *f,
 					const char *key);
+
+/*
+ * Compare the summary's sums (number of callers, total/req/slack, current
+ * bytes and objects, allocs, frees) with the rows.  They agree when nothing
+ * moved while the file was read (docs/format.md).  Returns how many keys
+ * differ; describes them in @buf ("KEY S, the rows' sum R; ..."; cut to @n).
+ */
+size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
 
 /* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
 int sa_parse_u64(const char *s, size_t len, uint64_t *out);

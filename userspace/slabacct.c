@@ -8,6 +8,7 @@
 #include "sa_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -15,32 +16,51 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SLABACCT_VERSION "1.0"
 #define EXIT_USAGE 2
+#define MAX_KEYS 4		/* -s a,b,c,d */
+#define MIN_INTERVAL 0.1	/* seconds, as watch(1) */
 
 /* ---- options ---- */
 
 enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED, FMT_SVG };
+#define SVG_TOP 30		/* --svg: call sites named when -n is not given */
+#define SVG_W 1200
+#define SVG_H 800
+#define SVG_HEAD 28		/* the title line */
+#define METRICS_TOP 50		/* --openmetrics: call sites when -n is not given */
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
 struct opts {
-	int sort;		/* an enum sa_field, KEY_FRAG or KEY_CALLER */
+	int keys[MAX_KEYS];	/* sort keys: an enum sa_field, KEY_FRAG or KEY_CALLER */
+	size_t nkeys;
 	int reverse;
 	uint64_t top;		/* 0: all rows */
 	int only_kmalloc, only_cache;
 	char *cache_name;	/* with only_cache: this cache only */
 	const char *module;	/* "vmlinux": rows without a module */
 	const char *grep;
+	uint64_t min_size, max_size;	/* -z, -Z: average allocation; 0: none */
+	int min_set;
+	uint64_t min;		/* --min: the first sort key at least this */
 	int human;
 	enum format fmt;
 	enum summary_mode summary;
 	int diff, all;
-	int watch;
+	int watch, batch, delta;
+	int in_watch;		/* a refresh of --watch is being written */
 	double interval;
 	uint64_t count;		/* watch refreshes; 0: forever */
+	const char *output;	/* -o FILE, replaced atomically; NULL: stdout */
+	const char *stamp;	/* --watch --csv: the refresh's time, a first column */
+	int no_header;		/* --watch --csv: the header line was written */
+	size_t max_input;
 };
 
 static const struct {
@@ -142,6 +162,14 @@ static double frag(const struct item *it)
 	return 100.0 - 100.0 * (double)r.mag / (double)t.mag;
 }
 
+/* A site's average allocation: total / allocs, or live / objs after a reset. */
+static uint64_t avg_size(const struct sa_row *r)
+{
+	if (r->v[SA_ALLOCS])
+		return r->v[SA_TOTAL] / r->v[SA_ALLOCS];
+	return r->v[SA_OBJS] ? r->v[SA_LIVE] / r->v[SA_OBJS] : 0;
+}
+
 static int keep_row(const struct opts *o, const struct sa_row *r)
 {
 	size_t n;
@@ -159,28 +187,40 @@ static int keep_row(const struct opts *o, const struct sa_row *r)
 		    !mod || n != strlen(o->module) || memcmp(mod, o->module, n))
 			return 0;
 	}
+	if (o->min_size || o->max_size) {
+		uint64_t avg = avg_size(r);
+
+		if (avg < o->min_size || (o->max_size && avg > o->max_size))
+			return 0;
+	}
 	return !o->grep || strstr(r->caller, o->grep);
 }
 
 static const struct opts *sort_opts;	/* qsort() has no context argument */
 
+static int key_cmp(const struct item *a, const struct item *b, int key)
+{
+	if (key == KEY_CALLER)
+		return strcmp(a->row->caller, b->row->caller);
+	if (key == KEY_FRAG) {
+		double fa = frag(a), fb = frag(b);
+
+		return (fa < fb) - (fa > fb);
+	}
+	return -num_cmp(a->v[key], b->v[key]);
+}
+
 static int item_cmp(const void *pa, const void *pb)
 {
 	const struct item *a = pa, *b = pb;
-	int key = sort_opts->sort, c;
+	size_t k;
+	int c = 0;
 
-	if (key == KEY_CALLER) {
-		c = strcmp(a->row->caller, b->row->caller);
-	} else if (key == KEY_FRAG) {
-		double fa = frag(a), fb = frag(b);
-
-		c = (fa < fb) - (fa > fb);
-	} else {
-		c = -num_cmp(a->v[key], b->v[key]);
-	}
+	for (k = 0; k < sort_opts->nkeys && !c; k++)
+		c = key_cmp(a, b, sort_opts->keys[k]);
 	if (sort_opts->reverse)
 		c = -c;
-	if (!c && key != KEY_CALLER)
+	if (!c)
 		c = strcmp(a->row->caller, b->row->caller);
 	if (!c)
 		c = (a->order > b->order) - (a->order < b->order);
@@ -192,6 +232,16 @@ struct counts {
 	size_t status[4];
 	size_t unchanged;
 };
+
+/* Is the item's first sort key at least --min? */
+static int above_min(const struct opts *o, const struct item *it)
+{
+	struct num min = { o->min, 0 };
+
+	if (o->keys[0] == KEY_FRAG)
+		return frag(it) >= (double)o->min;
+	return num_cmp(it->v[o->keys[0]], min) >= 0;
+}
 
 static void add_item(struct item *items, size_t *n, struct counts *cnt,
 		     const struct opts *o, const struct sa_row *old,
@@ -215,6 +265,8 @@ static void add_item(struct item *items, size_t *n, struct counts *cnt,
 				return;
 		}
 	}
+	if (o->min_set && !above_min(o, it))
+		return;
 	cnt->status[it->st]++;
 	it->order = (*n)++;
 }
@@ -365,17 +417,59 @@ static const struct column *columns_for(const struct opts *o, int text)
 	return o->diff ? diff_cols : text ? text_cols : machine_cols;
 }
 
+static size_t utf8_len(const unsigned char *s);
+
+/*
+ * @s made safe for a terminal: control characters (C0, DEL, C1 as UTF-8)
+ * and bytes that are not UTF-8 written as \xHH.  Returns @s itself when it
+ * is safe, else a string in *@tmp (malloc()ed; free it) or "?" without memory.
+ */
+static const char *text_safe(const char *s, char **tmp)
+{
+	const unsigned char *p;
+	char *d;
+	size_t n;
+
+	*tmp = NULL;
+	for (p = (const unsigned char *)s; *p; p += n) {
+		n = utf8_len(p);
+		if (!n || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
+			break;
+	}
+	if (!*p)
+		return s;
+	*tmp = d = malloc(strlen(s) * 4 + 1);
+	if (!d)
+		return "?";
+	for (p = (const unsigned char *)s; *p; p += n) {
+		n = utf8_len(p);
+		if (!n || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0)) {
+			size_t k, m = n ? n : 1;
+
+			for (k = 0; k < m; k++)
+				d += sprintf(d, "\\x%02x", p[k]);
+			n = m;
+		} else {
+			memcpy(d, p, n);
+			d += n;
+		}
+	}
+	*d = '\0';
+	return *tmp;
+}
+
 static void print_table(const struct opts *o, const struct item *items, size_t n)
 {
 	const struct column *cols = columns_for(o, 1), *c;
 	size_t width[16] = { 0 }, i, k;
-	char buf[64];
+	char buf[64], *tmp;
 
 	for (c = cols, k = 0; c->title; c++, k++) {
 		width[k] = strlen(c->title);
-		for (i = 0; i < n; i++) {
-			size_t w = strlen(cell(o, &items[i], c, 1, buf, sizeof(buf)));
+		for (i = 0; i < n && c->kind != COL_CALLER; i++) {
+			size_t w = strlen(text_safe(cell(o, &items[i], c, 1, buf, sizeof(buf)), &tmp));
 
+			free(tmp);
 			if (w > width[k])
 				width[k] = w;
 		}
@@ -385,14 +479,25 @@ static void print_table(const struct opts *o, const struct item *items, size_t n
 			const char *s = i ? cell(o, &items[i - 1], c, 1, buf, sizeof(buf)) : c->title;
 			int w = (int)width[k];
 
+			s = text_safe(s, &tmp);
 			if (c->kind == COL_CALLER)
 				printf("%s\n", s);
 			else if (is_string_col(c))
 				printf("%-*s ", w, s);
 			else
 				printf("%*s ", w, s);
+			free(tmp);
 		}
 	}
+}
+
+/* A file name in the text report. */
+static void print_name(const char *name)
+{
+	char *tmp;
+
+	fputs(text_safe(name, &tmp), stdout);
+	free(tmp);
 }
 
 /* ---- machine formats ---- */
@@ -418,7 +523,9 @@ static void print_csv(const struct opts *o, const struct item *items, size_t n)
 	char buf[64];
 	size_t i;
 
-	for (i = 0; i <= n; i++) {
+	for (i = o->no_header ? 1 : 0; i <= n; i++) {
+		if (o->stamp)
+			printf("%s,", i ? o->stamp : "time");
 		for (c = cols; c->title; c++) {
 			if (c != cols)
 				putchar(',');
@@ -567,6 +674,578 @@ static void print_json(const struct opts *o, const struct sa_file *old,
 	fputs("\n}\n", stdout);
 }
 
+/* ---- --openmetrics: the Prometheus text exposition format (0.0.4) ---- */
+
+#define MP "slab_account_"
+
+/* The summary lines as metrics; TYPE counter names end in _total. */
+static const struct {
+	const char *key, *name, *type, *help;
+} metric_keys[] = {
+	{ "total bytes allocated", MP "allocated_bytes_total", "counter", "Bytes allocated (slab object sizes) since load or reset, all call sites." },
+	{ "total bytes requested", MP "requested_bytes_total", "counter", "Bytes requested by the callers since load or reset, all call sites." },
+	{ "slack bytes allocated", MP "slack_bytes_total", "counter", "Bytes allocated beyond the request (allocated - requested) since load or reset." },
+	{ "current bytes allocated", MP "live_bytes", "gauge", "Bytes of the objects allocated and not freed." },
+	{ "current bytes requested", MP "live_requested_bytes", "gauge", "Requested bytes of the objects allocated and not freed." },
+	{ "current objects", MP "live_objects", "gauge", "Objects allocated and not freed." },
+	{ "number of allocs", MP "allocs_total", "counter", "Allocations since load or reset." },
+	{ "number of frees", MP "frees_total", "counter", "Frees since load or reset." },
+	{ "number of callers", MP "callers", "gauge", "Call sites in the file (rows)." },
+	{ "failed allocs", MP "failed_allocs_total", "counter", "Allocation events that returned NULL (not tracked)." },
+	{ "unknown frees", MP "unknown_frees_total", "counter", "Frees of pointers the object table did not hold." },
+	{ "missed frees", MP "missed_frees_total", "counter", "Allocations of pointers still live in the table (their free was not seen)." },
+	{ "dropped objects", MP "dropped_objects_total", "counter", "Allocations not tracked: the object table was full." },
+	{ "dropped sites", MP "dropped_sites_total", "counter", "Allocations not tracked: the call-site table was full." },
+	{ "tracked objects", MP "tracked_objects", "gauge", "Live objects in the object table." },
+	{ "object capacity", MP "object_capacity", "gauge", "Slots in the object table (max_objects)." },
+	{ "call sites", MP "call_sites", "gauge", "Call sites in the call-site table." },
+	{ "call site capacity", MP "call_site_capacity", "gauge", "Slots in the call-site table (max_sites)." },
+	{ "table memory", MP "table_memory_bytes", "gauge", "Bytes of memory the module's tables use." },
+	{ "missed hook calls", MP "missed_hook_calls_total", "counter", "Calls of a hooked function its kprobe did not handle." },
+	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
+	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },
+	{ "reported twice", MP "reported_twice_total", "counter", "Allocations the kernel reported twice, counted once." },
+};
+
+/* Per call site: the row's columns. */
+static const struct {
+	int field;
+	const char *name, *type, *help;
+} metric_fields[] = {
+	{ SA_TOTAL, MP "site_allocated_bytes_total", "counter", "Bytes allocated by the call site since load or reset." },
+	{ SA_REQ, MP "site_requested_bytes_total", "counter", "Bytes the call site requested since load or reset." },
+	{ SA_SLACK, MP "site_slack_bytes_total", "counter", "Bytes allocated beyond the call site's requests since load or reset." },
+	{ SA_LIVE, MP "site_live_bytes", "gauge", "Bytes of the call site's objects not freed." },
+	{ SA_LIVE_REQ, MP "site_live_requested_bytes", "gauge", "Requested bytes of the call site's objects not freed." },
+	{ SA_OBJS, MP "site_live_objects", "gauge", "The call site's objects not freed." },
+	{ SA_PEAK, MP "site_peak_bytes", "gauge", "Most bytes the call site's objects held at once." },
+	{ SA_ALLOCS, MP "site_allocs_total", "counter", "The call site's allocations since load or reset." },
+	{ SA_FREES, MP "site_frees_total", "counter", "Frees of the call site's objects since load or reset." },
+};
+
+static void metric_head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* A label value: \ " and newline escaped; bytes that are not UTF-8 become U+FFFD. */
+static void label_value(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	putchar('"');
+	while (p < end) {
+		size_t n = utf8_len(p);
+
+		if (n > (size_t)(end - p))
+			n = 0;
+		if (*p == '\\' || *p == '"')
+			printf("\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", stdout);
+		else if (n)
+			fwrite(p, 1, n, stdout);
+		else
+			fputs("\xef\xbf\xbd", stdout);
+		p += n ? n : 1;
+	}
+	putchar('"');
+}
+
+/* The labels of a row: function (the symbol), module ("vmlinux" for the kernel), site (the caller), type. */
+static void site_labels(const struct sa_row *r)
+{
+	size_t mlen, flen;
+	const char *mod = r ? sa_caller_module(r->caller, &mlen) : NULL;
+
+	if (!r) {
+		fputs("{function=\"other\",module=\"other\",site=\"other\",type=\"other\"}", stdout);
+		return;
+	}
+	flen = strcspn(r->caller, "+ ");
+	fputs("{function=", stdout);
+	label_value(r->caller, flen);
+	fputs(",module=", stdout);
+	if (mod)
+		label_value(mod, mlen);
+	else
+		fputs("\"vmlinux\"", stdout);
+	fputs(",site=", stdout);
+	label_value(r->caller, strlen(r->caller));
+	fputs(",type=", stdout);
+	label_value(r->type_str, strlen(r->type_str));
+	putchar('}');
+}
+
+static const struct sa_row *const *metric_sort_base;
+
+static int metric_dup_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct sa_row *ra = metric_sort_base[a], *rb = metric_sort_base[b];
+	int c = strcmp(ra->caller, rb->caller);
+
+	if (!c)
+		c = strcmp(ra->type_str, rb->type_str);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int print_metrics(const struct opts *o, const struct sa_file *f,
+			 const struct item *items, size_t n)
+{
+	const struct sa_row **rows = calloc(n + 1, sizeof(*rows));
+	uint64_t (*v)[SA_NFIELDS] = calloc(n + 1, sizeof(*v));
+	uint64_t other[SA_NFIELDS] = { 0 };
+	size_t *idx = calloc(n + 1, sizeof(*idx)), i, k, m = 0, emitted = 0;
+	const struct sa_summary *e;
+	int any_hooked = 0;
+
+	if (!rows || !v || !idx) {
+		free(rows);
+		free(v);
+		free(idx);
+		fprintf(stderr, "slabacct: out of memory\n");
+		return -1;
+	}
+	/* One sample per series: rows with the same caller and type (raw
+	 * addresses under kptr_restrict) are added up into the first. */
+	for (i = 0; i < n; i++) {
+		rows[i] = items[i].row;
+		idx[i] = i;
+		for (k = 0; k < SA_NFIELDS; k++)
+			v[i][k] = items[i].row->v[k];
+	}
+	metric_sort_base = rows;
+	qsort(idx, n, sizeof(*idx), metric_dup_cmp);
+	for (i = 1; i < n; i++) {
+		size_t a = idx[m], b = idx[i];
+
+		if (strcmp(rows[a]->caller, rows[b]->caller) ||
+		    strcmp(rows[a]->type_str, rows[b]->type_str)) {
+			m = i;
+			continue;
+		}
+		for (k = 0; k < SA_NFIELDS; k++)
+			v[a][k] += v[b][k];
+		rows[b] = NULL;	/* counted in its first row */
+	}
+	for (i = 0; i < f->nrows; i++)
+		for (k = 0; k < SA_NFIELDS; k++)
+			other[k] += f->rows[i].v[k];
+	for (i = 0; i < n; i++) {
+		emitted++;
+		for (k = 0; k < SA_NFIELDS; k++)
+			other[k] -= items[i].row->v[k];
+	}
+
+	if (o->summary != SUM_NONE) {
+		e = sa_summary_get(f, "state");
+		if (e) {
+			metric_head(MP "active", "gauge", "1 when the module accounts allocations, 0 when stopped.");
+			printf(MP "active %d\n", strcmp(e->value, "active") == 0);
+		}
+		metric_head(MP "format_info", "gauge", "The version of the /proc/slab_account format read.");
+		printf(MP "format_info{version=\"%" PRIu64 ".%" PRIu64 "\"} 1\n", f->major, f->minor);
+		for (i = 0; i < sizeof(metric_keys) / sizeof(metric_keys[0]); i++) {
+			e = sa_summary_get(f, metric_keys[i].key);
+			if (!e || !e->is_num)
+				continue;
+			metric_head(metric_keys[i].name, metric_keys[i].type, metric_keys[i].help);
+			printf("%s %" PRIu64 "\n", metric_keys[i].name, e->num);
+		}
+		for (i = 0; i < f->nsummary; i++) {
+			e = &f->summary[i];
+			if (strncmp(e->key, "hooked ", 7) || !e->is_num)
+				continue;
+			if (!any_hooked++)
+				metric_head(MP "hooked", "gauge", "1 when the path, which the kmem tracepoints do not report, is hooked now.");
+			fputs(MP "hooked{path=", stdout);
+			label_value(e->key + 7, strlen(e->key + 7));
+			printf("} %" PRIu64 "\n", e->num);
+		}
+	}
+	if (o->summary != SUM_ONLY) {
+		for (k = 0; k < sizeof(metric_fields) / sizeof(metric_fields[0]); k++) {
+			int fld = metric_fields[k].field;
+
+			if (!f->nrows)
+				break;	/* no rows: no per-site families */
+			metric_head(metric_fields[k].name, metric_fields[k].type, metric_fields[k].help);
+			for (i = 0; i < n; i++) {
+				if (!rows[i])
+					continue;
+				fputs(metric_fields[k].name, stdout);
+				site_labels(rows[i]);
+				printf(" %" PRIu64 "\n", v[i][fld]);
+			}
+			if (emitted < f->nrows) {
+				fputs(metric_fields[k].name, stdout);
+				site_labels(NULL);
+				printf(" %" PRIu64 "\n", other[fld]);
+			}
+		}
+	}
+	free(rows);
+	free(v);
+	free(idx);
+	return 0;
+}
+
+/* ---- --folded: module;function;site value, for flame graphs ---- */
+
+/* A frame: @len bytes of @s, ';' (the separator) and control characters as '_'. */
+static void frame(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		putchar(s[i] == ';' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '_' : s[i]);
+}
+
+static void print_folded(const struct opts *o, const struct item *items, size_t n)
+{
+	size_t i, mlen, clen;
+
+	for (i = 0; i < n; i++) {
+		const char *caller = items[i].row->caller;
+		const char *mod = sa_caller_module(caller, &mlen);
+		uint64_t v = items[i].v[o->keys[0]].mag;
+
+		if (!v)
+			continue;	/* a flame graph has no room for it */
+		clen = mod ? (size_t)(mod - 2 - caller) : strlen(caller);
+		if (mod)
+			frame(mod, mlen);
+		else
+			fputs("vmlinux", stdout);
+		putchar(';');
+		frame(caller, strcspn(caller, "+ ") < clen ? strcspn(caller, "+ ") : clen);
+		putchar(';');
+		frame(caller, clen);
+		printf(" %" PRIu64 "\n", v);
+	}
+}
+
+/* ---- --svg FILE: a treemap, module -> function -> call site ---- */
+
+struct leaf {
+	const char *mod, *func, *site;
+	size_t mlen, flen;
+	double value, slack_pct;
+	uint64_t raw;
+	size_t nsites;		/* "other": how many call sites */
+};
+
+struct box {
+	double x, y, w, h;
+};
+
+static int leaf_cmp(const void *pa, const void *pb)
+{
+	const struct leaf *a = pa, *b = pb;
+	size_t n = a->mlen < b->mlen ? a->mlen : b->mlen;
+	int c = memcmp(a->mod, b->mod, n);
+
+	if (!c)
+		c = (a->mlen > b->mlen) - (a->mlen < b->mlen);
+	if (!c) {
+		n = a->flen < b->flen ? a->flen : b->flen;
+		c = memcmp(a->func, b->func, n);
+		if (!c)
+			c = (a->flen > b->flen) - (a->flen < b->flen);
+	}
+	if (!c)
+		c = (a->value < b->value) - (a->value > b->value);
+	return c;
+}
+
+/* A group of leaves [start, end) and its value. */
+struct group {
+	size_t start, end;
+	double value;
+};
+
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+
+	return (a->value < b->value) - (a->value > b->value);
+}
+
+/* Worst aspect ratio of a row of areas summing to @s, max @hi, min @lo, along @side. */
+static double worst(double s, double hi, double lo, double side)
+{
+	double a = side * side * hi / (s * s), b = s * s / (side * side * lo);
+
+	return a > b ? a : b;
+}
+
+/* Squarified treemap (Bruls, Huizing, van Wijk): @v[n] sorted largest first into @r. */
+static void squarify(const double *v, size_t n, struct box r, struct box *out)
+{
+	double total = 0, scale;
+	size_t i = 0, j, k;
+
+	for (j = 0; j < n; j++)
+		total += v[j];
+	if (total <= 0 || r.w <= 0 || r.h <= 0) {
+		for (j = 0; j < n; j++)
+			out[j] = (struct box){ r.x, r.y, 0, 0 };
+		return;
+	}
+	scale = r.w * r.h / total;
+	while (i < n) {
+		double side = r.w < r.h ? r.w : r.h, s = v[i] * scale;
+		double hi = s, lo = s, t, off;
+
+		for (j = i + 1; j < n; j++) {
+			double a = v[j] * scale;
+
+			if (worst(s + a, hi, a, side) > worst(s, hi, lo, side))
+				break;
+			s += a;
+			lo = a;
+		}
+		t = s / side;
+		for (k = i, off = 0; k < j; k++) {
+			double len = v[k] * scale / t;
+
+			if (r.w >= r.h)
+				out[k] = (struct box){ r.x, r.y + off, t, len };
+			else
+				out[k] = (struct box){ r.x + off, r.y, len, t };
+			off += len;
+		}
+		if (r.w >= r.h) {
+			r.x += t;
+			r.w -= t;
+		} else {
+			r.y += t;
+			r.h -= t;
+		}
+		i = j;
+	}
+}
+
+/* Text for XML: & < > " escaped, control characters and non-UTF-8 bytes as U+FFFD. */
+static void xml_text(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = utf8_len(p);
+
+		if (n > (size_t)(end - p))
+			n = 0;
+		if (*p == '&')
+			fputs("&amp;", stdout);
+		else if (*p == '<')
+			fputs("&lt;", stdout);
+		else if (*p == '>')
+			fputs("&gt;", stdout);
+		else if (*p == '"')
+			fputs("&quot;", stdout);
+		else if (n && (*p >= 0x20 || *p == '\t') && *p != 0x7f)
+			fwrite(p, 1, n, stdout);
+		else
+			fputs("\xef\xbf\xbd", stdout);
+		p += n ? n : 1;
+	}
+}
+
+/* Lay the groups of @lv [from, to) out in @r, each into box[]. */
+static size_t make_groups(const struct leaf *lv, size_t from, size_t to, int by_func,
+			  struct group *g)
+{
+	size_t i, n = 0;
+
+	for (i = from; i < to; i++) {
+		if (n && !(lv[i].mlen == lv[g[n - 1].start].mlen &&
+			   !memcmp(lv[i].mod, lv[g[n - 1].start].mod, lv[i].mlen) &&
+			   (!by_func || (lv[i].flen == lv[g[n - 1].start].flen &&
+					 !memcmp(lv[i].func, lv[g[n - 1].start].func, lv[i].flen))))) {
+			g[n] = (struct group){ i, i + 1, lv[i].value };
+			n++;
+		} else if (n) {
+			g[n - 1].end = i + 1;
+			g[n - 1].value += lv[i].value;
+		} else {
+			g[n++] = (struct group){ i, i + 1, lv[i].value };
+		}
+	}
+	qsort(g, n, sizeof(*g), group_cmp);
+	return n;
+}
+
+static void svg_label(const struct box *b, const char *s, size_t len, int bold)
+{
+	size_t fit = (size_t)((b->w - 6) / 6.5);
+
+	if (b->h < 13 || fit < 3)
+		return;
+	printf("<text x=\"%.1f\" y=\"%.1f\"%s>", b->x + 3, b->y + 11, bold ? " font-weight=\"bold\"" : "");
+	if (len > fit) {
+		xml_text(s, fit - 1);
+		fputs("\xe2\x80\xa6", stdout);	/* ... */
+	} else {
+		xml_text(s, len);
+	}
+	fputs("</text>\n", stdout);
+}
+
+static const char *sort_name(int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (sort_keys[i].key == key)
+			return sort_keys[i].name;
+	return "";
+}
+
+static int print_svg(const struct opts *o, const struct sa_file *f,
+		     const struct item *items, size_t n, size_t nall)
+{
+	int key = o->keys[0];
+	struct leaf *lv = calloc(n + 2, sizeof(*lv));
+	struct group *mg = calloc(n + 2, sizeof(*mg)), *fg = calloc(n + 2, sizeof(*fg));
+	struct box *mb = calloc(n + 2, sizeof(*mb)), *fb = calloc(n + 2, sizeof(*fb));
+	struct box *sb = calloc(n + 2, sizeof(*sb));
+	double *v = calloc(n + 2, sizeof(*v)), total = 0;
+	size_t i, j, k, nl = 0, nm, nf;
+	struct leaf other = { "other", "other", NULL, 5, 5, 0, 0, 0, 0 };
+	uint64_t oslack = 0, ototal = 0;
+	char vb[32];
+	int ret = 0;
+
+	if (!lv || !mg || !fg || !mb || !fb || !sb || !v) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		ret = -1;
+		goto out;
+	}
+	for (i = 0; i < nall; i++) {
+		const struct sa_row *r = items[i].row;
+		struct leaf *l = i < n ? &lv[nl] : &other;
+		uint64_t val = items[i].v[key].mag;
+
+		if (!val)
+			continue;
+		if (i >= n) {
+			other.value += (double)val;
+			other.raw += val;
+			other.nsites++;
+			oslack += r->v[SA_SLACK];
+			ototal += r->v[SA_TOTAL];
+			continue;
+		}
+		l->site = r->caller;
+		l->mod = sa_caller_module(r->caller, &l->mlen);
+		if (!l->mod) {
+			l->mod = "vmlinux";
+			l->mlen = 7;
+		}
+		l->func = r->caller;
+		l->flen = strcspn(r->caller, "+ ");
+		l->value = (double)val;
+		l->raw = val;
+		l->slack_pct = r->v[SA_TOTAL] ? 100.0 * (double)r->v[SA_SLACK] / (double)r->v[SA_TOTAL] : 0;
+		nl++;
+	}
+	if (other.nsites) {
+		other.slack_pct = ototal ? 100.0 * (double)oslack / (double)ototal : 0;
+		lv[nl++] = other;
+	}
+	qsort(lv, nl, sizeof(*lv), leaf_cmp);
+	for (i = 0; i < nl; i++)
+		total += lv[i].value;
+
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n"
+	       "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n"
+	       "<text x=\"6\" y=\"18\" font-size=\"14\">slab_account: ",
+	       SVG_W, SVG_H, SVG_W, SVG_H, SVG_W, SVG_H);
+	xml_text(f->name, strlen(f->name));
+	fmt_num(vb, sizeof(vb), (struct num){ (uint64_t)total, 0 }, is_bytes(key), 1, 0);
+	printf(", area = %s (%s in %zu call sites), colour = slack %% of total (green 0, red 100)</text>\n",
+	       sort_name(key), vb, nl ? (size_t)(nl - (other.nsites ? 1 : 0) + other.nsites) : 0);
+	if (!nl) {
+		printf("<text x=\"6\" y=\"48\">no call site has a %s above 0</text>\n", sort_name(key));
+	}
+	nm = make_groups(lv, 0, nl, 0, mg);
+	for (i = 0; i < nm; i++)
+		v[i] = mg[i].value;
+	squarify(v, nm, (struct box){ 2, SVG_HEAD, SVG_W - 4, SVG_H - SVG_HEAD - 2 }, mb);
+	for (i = 0; i < nm; i++) {
+		struct box in = mb[i];
+		const struct leaf *m = &lv[mg[i].start];
+
+		printf("<g class=\"module\"><title>");
+		xml_text(m->mod, m->mlen);
+		fmt_num(vb, sizeof(vb), (struct num){ (uint64_t)mg[i].value, 0 }, is_bytes(key), 1, 0);
+		printf(": %s %s</title>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#d8d8d8\" stroke=\"#333333\" stroke-width=\"1.5\"/>\n",
+		       sort_name(key), vb, in.x, in.y, in.w, in.h);
+		svg_label(&in, m->mod, m->mlen, 1);
+		printf("</g>\n");
+		if (in.h > 40 && in.w > 20) {
+			in.y += 15;
+			in.h -= 15;
+		}
+		in.x += 2;
+		in.y += 1;
+		in.w -= 4;
+		in.h -= 3;
+		nf = make_groups(lv, mg[i].start, mg[i].end, 1, fg);
+		for (j = 0; j < nf; j++)
+			v[j] = fg[j].value;
+		squarify(v, nf, in, fb);
+		for (j = 0; j < nf; j++) {
+			size_t ns = fg[j].end - fg[j].start;
+
+			for (k = 0; k < ns; k++)
+				v[k] = lv[fg[j].start + k].value;	/* sorted largest first */
+			squarify(v, ns, fb[j], sb);
+			for (k = 0; k < ns; k++) {
+				const struct leaf *l = &lv[fg[j].start + k];
+				const struct box *b = &sb[k];
+				double hue = 120.0 * (1.0 - (l->slack_pct > 100 ? 100 : l->slack_pct) / 100.0);
+				char fill[48];
+
+				if (l->site)
+					snprintf(fill, sizeof(fill), "hsl(%.0f,70%%,55%%)", hue);
+				else
+					snprintf(fill, sizeof(fill), "#a0a0a0");
+
+				printf("<g class=\"site\"><title>");
+				if (l->site)
+					xml_text(l->site, strlen(l->site));
+				else
+					printf("other: %zu call sites not named", l->nsites);
+				fmt_num(vb, sizeof(vb), (struct num){ l->raw, 0 }, is_bytes(key), 1, 0);
+				printf("\n%s %s (%" PRIu64 ", %.1f%% of all)\nslack %.1f%% of total</title>\n",
+				       sort_name(key), vb, l->raw, total > 0 ? 100.0 * l->value / total : 0.0,
+				       l->slack_pct);
+				printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.5\"/>\n",
+				       b->x, b->y, b->w, b->h, fill);
+				if (l->site)
+					svg_label(b, l->site, strcspn(l->site, " "), 0);
+				else
+					svg_label(b, "other", 5, 0);
+				printf("</g>\n");
+			}
+		}
+	}
+	fputs("</svg>\n", stdout);
+out:
+	free(lv);
+	free(mg);
+	free(fg);
+	free(mb);
+	free(fb);
+	free(sb);
+	free(v);
+	return ret;
+}
+
 /* ---- text summary ---- */
 
 /* The summary lines the text report shows (JSON has them all). */
@@ -710,14 +1389,31 @@ static int report(const struct opts *o, const struct sa_file *old,
 		fprintf(stderr, "slabacct: out of memory\n");
 		return -1;
 	}
-	if (o->fmt == FMT_JSON) {
+	if (o->fmt == FMT_SVG) {
+		if (print_svg(o, new, items, n, cnt.status[ST_NONE])) {
+			free(items);
+			return -1;
+		}
+	} else if (o->fmt == FMT_FOLDED) {
+		print_folded(o, items, n);
+	} else if (o->fmt == FMT_METRICS) {
+		if (print_metrics(o, new, items, n)) {
+			free(items);
+			return -1;
+		}
+	} else if (o->fmt == FMT_JSON) {
 		print_json(o, old, new, items, n);
 	} else if (o->fmt == FMT_CSV) {
 		print_csv(o, items, n);
 	} else {
 		if (o->summary != SUM_NONE) {
 			if (old) {
-				printf("%s -> %s\n", old->name, new->name);
+				if (!o->in_watch) {
+					print_name(old->name);
+					fputs(" -> ", stdout);
+					print_name(new->name);
+					putchar('\n');
+				}
 				print_diff_summary(o, old, new);
 			} else {
 				print_summary(o, new);
@@ -734,15 +1430,105 @@ static int report(const struct opts *o, const struct sa_file *old,
 	return 0;
 }
 
-static int load(struct sa_file *f, const char *path)
+/*
+ * Flag a summary that does not match the rows (docs/format.md: they agree
+ * when nothing moves).  While stopped that is a warning; while active the
+ * header and the rows are read at different moments, so only a number of
+ * callers that differs is noted (sums always move on a busy system).
+ */
+static void check_sums(const struct sa_file *f)
+{
+	const struct sa_summary *state = sa_summary_get(f, "state");
+	const struct sa_summary *callers = sa_summary_get(f, "number of callers");
+	char buf[512], *tmp;
+
+	if (!sa_check_sums(f, buf, sizeof(buf)))
+		return;
+	if (state && strcmp(state->value, "stopped") == 0) {
+		fprintf(stderr, "slabacct: warning: %s: the summary does not match the rows though the module is stopped: %s\n",
+			text_safe(f->name, &tmp), buf);
+		free(tmp);
+	} else if (callers && callers->is_num && callers->num != f->nrows) {
+		fprintf(stderr, "slabacct: note: %s: number of callers %" PRIu64 ", rows %zu: read while allocations ran (the summary and the rows are read at different moments)\n",
+			text_safe(f->name, &tmp), callers->num, f->nrows);
+		free(tmp);
+	}
+}
+
+static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
 	char *err = NULL;
 
-	if (sa_load(f, path, &err) == 0)
+	if (sa_load_max(f, path, o->max_input, &err) == 0) {
+		check_sums(f);
 		return 0;
+	}
 	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
 	free(err);
 	return -1;
+}
+
+/* ---- -o FILE: written to a temporary file, renamed over FILE at the end ---- */
+
+static char *out_tmp;
+static int out_saved = -1;
+static mode_t out_mode = 0644;
+
+static int out_begin(const struct opts *o)
+{
+	int fd;
+
+	if (!o->output)
+		return 0;
+	out_tmp = malloc(strlen(o->output) + 8);
+	if (!out_tmp) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		return -1;
+	}
+	/* FILE.XXXXXX: not *.prom, so node_exporter's textfile collector skips it */
+	sprintf(out_tmp, "%s.XXXXXX", o->output);
+	fd = mkstemp(out_tmp);
+	if (fd < 0 || fchmod(fd, out_mode) || fflush(stdout) ||
+	    (out_saved = dup(STDOUT_FILENO)) < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "slabacct: %s: %s\n", o->output, strerror(errno));
+		if (fd >= 0) {
+			unlink(out_tmp);
+			close(fd);
+		}
+		if (out_saved >= 0)
+			close(out_saved);
+		out_saved = -1;
+		free(out_tmp);
+		out_tmp = NULL;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Finish -o FILE: rename the temporary file over FILE if @ok and it was written. */
+static int out_end(const struct opts *o, int ok)
+{
+	int err = 0;
+
+	if (!out_tmp)
+		return ok ? 0 : -1;
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) || fsync(STDOUT_FILENO))
+		err = errno ? errno : EIO;
+	clearerr(stdout);
+	dup2(out_saved, STDOUT_FILENO);
+	close(out_saved);
+	out_saved = -1;
+	if (ok && !err && rename(out_tmp, o->output))
+		err = errno;
+	if (err)
+		fprintf(stderr, "slabacct: %s: %s\n", o->output, strerror(err));
+	if (!ok || err)
+		unlink(out_tmp);
+	free(out_tmp);
+	out_tmp = NULL;
+	return ok && !err ? 0 : -1;
 }
 
 static void sleep_seconds(double s)
@@ -755,70 +1541,145 @@ static void sleep_seconds(double s)
 		;
 }
 
-static int watch(const struct opts *o, const char *path)
+/* Now, UTC, ISO 8601 with milliseconds: 2025-01-31T12:34:56.789Z */
+static void timestamp(char *buf, size_t n)
 {
+	struct timeval tv;
+	struct tm tm;
+	char s[32];
+
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, n, "%s.%03dZ", s, (int)(tv.tv_usec / 1000));
+}
+
+/*
+ * --watch: on a terminal, clear it and redraw; otherwise (a pipe, a file,
+ * -o, --batch) append one report per refresh, each headed by its time, or
+ * with --csv one CSV table whose first column is the time.  --delta reads a
+ * first snapshot and then shows each refresh's changes since the last.
+ */
+static int watch(const struct opts *go, const char *path)
+{
+	int tty = !go->batch && !go->output && isatty(STDOUT_FILENO);
+	struct sa_file prev, cur;
+	struct opts o = *go;
+	char stamp[40];
 	uint64_t i;
+	int have_prev = 0, r = 0;
 
-	for (i = 0; !o->count || i < o->count; i++) {
-		struct sa_file f;
-		int r;
-
-		if (i)
-			sleep_seconds(o->interval);
-		if (load(&f, path))
+	o.in_watch = 1;
+	if (o.delta) {
+		if (load(&o, &prev, path))
 			return 1;
-		fputs("\033[H\033[2J", stdout);	/* home, clear screen */
-		printf("Every %gs: %s\n\n", o->interval, f.name);
-		r = report(o, NULL, &f);
-		sa_file_free(&f);
-		if (r)
-			return 1;
-		if (fflush(stdout))
-			return 1;
+		have_prev = 1;
+		o.diff = 1;
 	}
-	return 0;
+	for (i = 0; !o.count || i < o.count; i++) {
+		if (i || have_prev)
+			sleep_seconds(o.interval);
+		if (load(&o, &cur, path)) {
+			r = -1;
+			break;
+		}
+		timestamp(stamp, sizeof(stamp));
+		if (out_begin(&o)) {
+			sa_file_free(&cur);
+			r = -1;
+			break;
+		}
+		if (o.fmt == FMT_CSV) {
+			o.stamp = stamp;
+			o.no_header = i && !o.output;
+		} else if (o.fmt == FMT_TEXT) {
+			if (tty)
+				fputs("\033[H\033[2J", stdout);	/* home, clear screen */
+			else if (i && !o.output)
+				putchar('\n');
+			printf("Every %gs: ", o.interval);
+			print_name(cur.name);
+			printf("%s  %s\n\n", o.delta ? " (changes since the last refresh)" : "", stamp);
+		}
+		r = report(&o, have_prev ? &prev : NULL, &cur);
+		if (out_end(&o, !r) || fflush(stdout))
+			r = -1;
+		if (have_prev)
+			sa_file_free(&prev);
+		prev = cur;
+		have_prev = o.delta;
+		if (!have_prev)
+			sa_file_free(&cur);
+		if (r)
+			break;
+	}
+	if (have_prev)
+		sa_file_free(&prev);
+	return r ? 1 : 0;
 }
 
 /* ---- command line ---- */
 
 static void usage(FILE *fp)
 {
-	fputs("Usage: slabacct [OPTIONS] [FILE]\n"
+	fprintf(fp, "Usage: slabacct [OPTIONS] [FILE]\n"
 	      "       slabacct --diff [OPTIONS] OLD NEW\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
 	      "Sorting and selection:\n"
-	      "  -s, --sort KEY       sort by KEY (descending; caller ascending):\n"
-	      "                       total, slack (or waste), req, live, live_req, objs,\n"
-	      "                       peak, allocs (or hit), frees, frag, caller\n"
-	      "                       (default total; frag = 100 - 100 * req / total)\n"
+	      "  -s, --sort KEYS      sort by KEYS (comma separated, descending; caller\n"
+	      "                       ascending): total, slack (or waste), req, live,\n"
+	      "                       live_req, objs, peak, allocs (or hit), frees, frag,\n"
+	      "                       caller (default total; frag = 100 - 100 * req / total)\n"
 	      "  -r, --reverse        reverse the sort order\n"
 	      "  -n, --top N          show only the first N rows\n"
+	      "      --min N          only rows whose first sort key is at least N\n"
 	      "      --kmalloc        only kmalloc rows\n"
 	      "      --cache[=NAME]   only kmem_cache rows (of cache NAME)\n"
 	      "  -m, --module NAME    only callers in module NAME ('vmlinux': not in a module)\n"
 	      "  -g, --grep STR       only callers containing STR\n"
+	      "  -z, --min-size SIZE  only call sites whose average allocation is >= SIZE\n"
+	      "  -Z, --max-size SIZE  only call sites whose average allocation is <= SIZE\n"
+	      "                       (sizes and N take K, M, G suffixes, 1024 based)\n"
 	      "Output:\n"
 	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
 	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
 	      "      --json           JSON: the summary and the rows (bytes)\n"
+	      "      --openmetrics    Prometheus text exposition (node_exporter's textfile\n"
+	      "                       collector): the summary and the top call sites\n"
+	      "                       (-n, default %d; --min), the rest as site=\"other\"\n"
+	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
+	      "                       speedscope): module;function;site VALUE, VALUE the\n"
+	      "                       first sort key\n"
+	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
+	      "                       the first sort key, colour the slack %%) into FILE;\n"
+	      "                       the first -n sites (default %d) named, the rest grouped\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
+	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
+	      "                       complete (each refresh of --watch replaces it)\n"
+	      "      --max-input SIZE\n"
+	      "                       refuse input files larger than SIZE (default 256M)\n"
 	      "Comparing two snapshots:\n"
 	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
 	      "                       gone) and the summary changes\n"
 	      "  -a, --all            with --diff: also the call sites that did not change\n"
 	      "Watching:\n"
-	      "  -w, --watch          redraw the report every interval\n"
-	      "  -i, --interval SECS  seconds between refreshes (default 2, decimals allowed)\n"
+	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
+	      "                       else append one report per refresh, with its time)\n"
+	      "  -i, --interval SECS  seconds between refreshes (default 2, at least 0.1)\n"
 	      "      --count N        exit after N refreshes\n"
+	      "      --once           one refresh (slabtop's -o; the same as --count 1)\n"
+	      "      --batch          append reports even on a terminal (no clearing)\n"
+	      "      --delta          each refresh shows the changes since the last one\n"
+	      "                       (--csv with --watch: a time series, first column time)\n"
 	      "\n"
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
-	      fp);
+	      METRICS_TOP, SVG_TOP);
 }
 
 static void usage_error(const char *fmt, ...)
@@ -848,20 +1709,58 @@ static uint64_t positive(const char *opt, const char *arg)
 	return v;
 }
 
-static int parse_sort_key(const char *arg)
+static int parse_sort_key(const char *arg, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
-		if (strcmp(arg, sort_keys[i].name) == 0)
+		if (strlen(sort_keys[i].name) == len &&
+		    strncmp(arg, sort_keys[i].name, len) == 0)
 			return sort_keys[i].key;
-	usage_error("unknown sort key '%s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
-		    arg);
+	usage_error("unknown sort key '%.*s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
+		    (int)len, arg);
+}
+
+/* -s KEY[,KEY...] */
+static void parse_sort_keys(struct opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	o->nkeys = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (o->nkeys == MAX_KEYS)
+			usage_error("--sort: at most %d keys", MAX_KEYS);
+		o->keys[o->nkeys++] = parse_sort_key(p, len);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+}
+
+/* A size: digits, then optionally K, M, G, T, P or E (1024 based). */
+static uint64_t parse_size(const char *opt, const char *arg)
+{
+	static const char units[] = "KMGTPE";
+	size_t n = strlen(arg);
+	char c = n ? (char)(arg[n - 1] & ~0x20) : 0;
+	const char *u = c ? strchr(units, c) : NULL;
+	uint64_t v;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+
+	if (shift)
+		n--;
+	if (sa_parse_u64(arg, n, &v) || (shift && v > UINT64_MAX >> shift))
+		usage_error("%s: '%s' is not a size (a whole number, optionally with K, M, G, T, P or E)",
+			    opt, arg);
+	return v << shift;
 }
 
 enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
-	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY,
+	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
+	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
 };
 
 static const struct option long_opts[] = {
@@ -875,6 +1774,9 @@ static const struct option long_opts[] = {
 	{ "human", no_argument, NULL, 'H' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "openmetrics", no_argument, NULL, OPT_METRICS },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "summary-only", no_argument, NULL, OPT_SUMMARY_ONLY },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "diff", no_argument, NULL, 'd' },
@@ -882,6 +1784,14 @@ static const struct option long_opts[] = {
 	{ "watch", no_argument, NULL, 'w' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "delta", no_argument, NULL, OPT_DELTA },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "min-size", required_argument, NULL, 'z' },
+	{ "max-size", required_argument, NULL, 'Z' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "max-input", required_argument, NULL, OPT_MAX_INPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -890,7 +1800,7 @@ static const struct option long_opts[] = {
 static void set_format(struct opts *o, enum format fmt)
 {
 	if (o->fmt != FMT_TEXT && o->fmt != fmt)
-		usage_error("--csv and --json exclude each other");
+		usage_error("--csv, --json, --openmetrics, --folded and --svg exclude each other");
 	o->fmt = fmt;
 }
 
@@ -903,18 +1813,51 @@ static void set_summary(struct opts *o, enum summary_mode m)
 
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	int c, interval_set = 0;
+	int c, interval_set = 0, once = 0;
+	const char *svg = NULL;
 	char *end;
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
-	o->sort = SA_TOTAL;
+	o->keys[0] = SA_TOTAL;
+	o->nkeys = 1;
 	o->interval = 2.0;
+	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
-	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hVz:Z:o:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			o->sort = parse_sort_key(optarg);
+			parse_sort_keys(o, optarg);
+			break;
+		case 'z':
+			o->min_size = parse_size("--min-size", optarg);
+			break;
+		case 'Z':
+			o->max_size = parse_size("--max-size", optarg);
+			break;
+		case OPT_MIN:
+			o->min = parse_size("--min", optarg);
+			o->min_set = 1;
+			break;
+		case OPT_MAX_INPUT:
+			o->max_input = parse_size("--max-input", optarg);
+			if (!o->max_input)
+				usage_error("--max-input: '%s' is not a positive size", optarg);
+			break;
+		case 'o':
+			if (optarg[0] == '-' && optarg[1])
+				usage_error("--output: '%s' is not a file name (slabtop's -o is --once here)",
+					    optarg);
+			o->output = optarg[0] == '-' ? NULL : optarg;	/* '-': standard output */
+			break;
+		case OPT_ONCE:
+			once = 1;
+			break;
+		case OPT_BATCH:
+			o->batch = 1;
+			break;
+		case OPT_DELTA:
+			o->delta = 1;
 			break;
 		case 'r':
 			o->reverse = 1;
@@ -954,6 +1897,16 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_JSON:
 			set_format(o, FMT_JSON);
 			break;
+		case OPT_METRICS:
+			set_format(o, FMT_METRICS);
+			break;
+		case OPT_FOLDED:
+			set_format(o, FMT_FOLDED);
+			break;
+		case OPT_SVG:
+			set_format(o, FMT_SVG);
+			svg = optarg;
+			break;
 		case OPT_SUMMARY_ONLY:
 			set_summary(o, SUM_ONLY);
 			break;
@@ -973,9 +1926,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			errno = 0;
 			o->interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !isfinite(o->interval) ||
-			    o->interval <= 0 || o->interval > 86400)
-				usage_error("--interval: '%s' is not a number of seconds (0 < SECS <= 86400)",
-					    optarg);
+			    o->interval < MIN_INTERVAL || o->interval > 86400)
+				usage_error("--interval: '%s' is not a number of seconds (%g <= SECS <= 86400)",
+					    optarg, MIN_INTERVAL);
 			interval_set = 1;
 			break;
 		case OPT_COUNT:
@@ -992,18 +1945,52 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			usage_error(NULL);
 		}
 	}
+	if (once) {
+		if (o->count > 1)
+			usage_error("--once and --count exclude each other");
+		o->count = 1;
+	}
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
-	if ((interval_set || o->count) && !o->watch)
-		usage_error("--interval and --count go with --watch");
+	if ((interval_set || (o->count && !once) || o->batch || o->delta) && !o->watch)
+		usage_error("--interval, --count, --batch and --delta go with --watch");
+	if (o->min_set && o->keys[0] == KEY_CALLER)
+		usage_error("--min needs a numeric first sort key (not caller)");
 	if (o->all && !o->diff)
 		usage_error("--all goes with --diff");
-	if (o->watch && (o->diff || o->fmt != FMT_TEXT))
-		usage_error("--watch shows the text report of one file (no --diff, --csv or --json)");
+	if (o->watch && (o->diff || o->fmt == FMT_JSON))
+		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
+	if (svg) {
+		if (o->output)
+			usage_error("--svg FILE names its file: not with -o");
+		if (o->diff || o->watch)
+			usage_error("--svg draws one file: not with --diff or --watch");
+		if (o->keys[0] == KEY_FRAG || o->keys[0] == KEY_CALLER)
+			usage_error("--svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)");
+		if (o->summary == SUM_ONLY)
+			usage_error("--svg draws rows: --summary-only does not go with it");
+		o->output = strcmp(svg, "-") ? svg : NULL;
+		if (!o->top)
+			o->top = SVG_TOP;
+	}
+	if (o->fmt == FMT_FOLDED && (o->diff || o->watch))
+		usage_error("--folded writes one file's stacks: not with --diff or --watch");
+	if (o->fmt == FMT_FOLDED && (o->keys[0] == KEY_FRAG || o->keys[0] == KEY_CALLER))
+		usage_error("--folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)");
+	if (o->fmt == FMT_FOLDED && o->summary == SUM_ONLY)
+		usage_error("--folded has rows only: --summary-only does not go with it");
+	if (o->fmt == FMT_METRICS && o->diff)
+		usage_error("--openmetrics writes one file's metrics: not with --diff");
+	if (o->fmt == FMT_METRICS && o->delta)
+		usage_error("--openmetrics has counters: --delta does not go with it");
+	if (o->fmt == FMT_METRICS && !o->top)
+		o->top = METRICS_TOP;
 	if (o->fmt == FMT_CSV && o->summary == SUM_ONLY)
 		usage_error("--csv has rows only: --summary-only does not go with it");
 	if (o->diff && argc - optind != 2)
 		usage_error("--diff needs two files, OLD and NEW");
+	if (o->diff && strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
+		usage_error("--diff: OLD and NEW cannot both be standard input");
 	if (!o->diff && argc - optind > 1)
 		usage_error("one FILE at most (or --diff OLD NEW)");
 	if (o->watch && optind < argc && strcmp(argv[optind], "-") == 0)
@@ -1017,18 +2004,23 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	parse_args(&o, argc, argv);
+	out_mode = umask(022);
+	umask(out_mode);
+	out_mode = 0666 & ~out_mode;
 	if (o.watch) {
 		ret = watch(&o, optind < argc ? argv[optind] : SA_DEFAULT_PATH);
 	} else if (o.diff) {
-		if (load(&old, argv[optind]) == 0) {
-			if (load(&new, argv[optind + 1]) == 0) {
-				ret = report(&o, &old, &new) ? 1 : 0;
+		if (load(&o, &old, argv[optind]) == 0) {
+			if (load(&o, &new, argv[optind + 1]) == 0) {
+				if (out_begin(&o) == 0)
+					ret = out_end(&o, !report(&o, &old, &new)) ? 1 : 0;
 				sa_file_free(&new);
 			}
 			sa_file_free(&old);
 		}
-	} else if (load(&new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
-		ret = report(&o, NULL, &new) ? 1 : 0;
+	} else if (load(&o, &new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
+		if (out_begin(&o) == 0)
+			ret = out_end(&o, !report(&o, NULL, &new)) ? 1 : 0;
 		sa_file_free(&new);
 	}
 	free(o.cache_name);

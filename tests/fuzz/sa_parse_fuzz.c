@@ -6,7 +6,9 @@
  * (sa_parse_stream through fmemopen); both must agree on success or
  * failure and, on success, on every summary line and row.  A parsed file
  * must hold together: the version is 1.x, every row has a type and a
- * caller (NUL terminated strings, read to the end).  ASan/UBSan
+ * caller (NUL terminated strings, read to the end) and keeps the format's
+ * rules (req <= total, slack = total - req, live_req <= live); and
+ * sa_check_sums() finds no more differences than it has keys.  ASan/UBSan
  * report memory and undefined-behaviour errors.
  */
 #define _GNU_SOURCE
@@ -52,9 +54,15 @@ static void sane(const struct sa_file *f)
 		const struct sa_row *r = &f->rows[i];
 
 		if (!r->caller[0] || !r->type_str[0] ||
-		    (r->cache && r->cache < r->type_str))
+		    (r->cache && r->cache < r->type_str) ||
+		    r->v[SA_REQ] > r->v[SA_TOTAL] ||
+		    r->v[SA_SLACK] != r->v[SA_TOTAL] - r->v[SA_REQ] ||
+		    r->v[SA_LIVE_REQ] > r->v[SA_LIVE])
 			abort();
 	}
+	char msg[64];
+	if (sa_check_sums(f, msg, sizeof(msg)) > 9 || strlen(msg) >= sizeof(msg))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -186,6 +186,56 @@ expect_order filter-grep-module "sa_test_big sa_test_cache_alloc" --grep "[sa_te
 expect_order filter-combined "sa_test_cache_alloc sa_test_big" -m sa_test -s live $V
 expect_order filter-top "sa_test_big" --kmalloc -n 1 $V
 
+# ---- slabtop- and memleak-like selection ----
+
+expect_order sort-two-keys "alloc_inode sa_test_cache_alloc bio_kmalloc load_elf_binary __d_alloc sa_test_big" -s allocs,objs $V
+expect_order sort-two-keys-r "sa_test_big __d_alloc load_elf_binary bio_kmalloc sa_test_cache_alloc alloc_inode" -s allocs,objs -r $V
+expect_order sort-second-key-caller "alloc_inode sa_test_cache_alloc bio_kmalloc __d_alloc load_elf_binary sa_test_big" -s allocs,caller $V
+expect_order min-size "sa_test_big sa_test_cache_alloc __d_alloc" -z 512 $V
+expect_order min-max-size "sa_test_big" --min-size=1K --max-size=1M $V
+expect_order max-size "alloc_inode bio_kmalloc load_elf_binary" -Z 84 $V
+expect_order min-key "sa_test_cache_alloc alloc_inode bio_kmalloc __d_alloc" -s live --min 1536 $V
+expect_order min-key-k "sa_test_cache_alloc alloc_inode" -s live --min 4K $V
+expect_order min-frag "sa_test_big __d_alloc" -s frag --min 10 $V
+
+# ---- terminal safety, the summary against the rows, input limits ----
+
+expect escapes 0 fixtures/escapes.txt
+expect escapes-csv 0 --csv fixtures/escapes.txt
+sed 's/^number of callers: 6$/number of callers: 7/' $V >"$TMP/callers.txt"
+run callers-active "$TMP/callers.txt"
+printf 'slabacct: note: %s: number of callers 7, rows 6: read while allocations ran (the summary and the rows are read at different moments)\n' "$TMP/callers.txt" >"$TMP/want_err"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want_err" "$TMP/err" &&
+   sed 's/^number of callers:       6$/number of callers:       7/' expected/default.out | cmp -s - "$TMP/out"; then
+	pass callers-active
+else
+	fail callers-active "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+sed 's/^state: active$/state: stopped/; s/^number of callers: 6$/number of callers: 7/; s/^number of frees: 92$/number of frees: 90/' $V >"$TMP/stopped.txt"
+run sums-stopped --csv "$TMP/stopped.txt"
+printf "slabacct: warning: %s: the summary does not match the rows though the module is stopped: number of callers 7, rows 6; number of frees 90, the rows' sum 92\n" "$TMP/stopped.txt" >"$TMP/want_err"
+if [ "$rc" = 0 ] && cmp -s expected/csv.out "$TMP/out" && cmp -s "$TMP/want_err" "$TMP/err"; then
+	pass sums-stopped
+else
+	fail sums-stopped "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+sed 's/^state: active$/state: stopped/' $V >"$TMP/stopped.txt"
+run sums-agree "$TMP/stopped.txt"
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ]; then
+	pass sums-agree
+else
+	fail sums-agree "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+expect_err max-input 1 "slabacct: $V: more than 1024 bytes: too large for a slab_account file (--max-input raises the limit)" --max-input 1K $V
+{ head -n 22 $V; yes '5 2 3 5 4 6 7 8/9 kmalloc a'; } 2>/dev/null |
+	"$SLABACCT" --max-input 64K - >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(cat "$TMP/err")" = "slabacct: <stdin>: more than 65536 bytes: too large for a slab_account file (--max-input raises the limit)" ]; then
+	pass max-input-endless
+else
+	fail max-input-endless "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+
 # ---- machine formats ----
 
 expect csv 0 --csv $V
@@ -211,6 +261,156 @@ else
 	echo "skip cli: json validity (no python3)"
 fi
 
+# ---- --openmetrics ----
+
+expect openmetrics-1.1 0 --openmetrics fixtures/valid_1_1.txt
+expect openmetrics-top2 0 --openmetrics -n 2 --no-summary $V
+# metric SAMPLE-PREFIX: the sum of the values of the samples so named
+metric_sum() {
+	awk -v p="$1" 'index($0, p) == 1 { s += $NF } END { printf "%d\n", s }' "$TMP/out"
+}
+# The sites, "other" included, add up to the summary, with or without a limit.
+for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
+	# shellcheck disable=SC2086
+	run "openmetrics-sums $lim" --openmetrics $lim $V
+	ok=1
+	for m in allocated_bytes_total:allocated_bytes_total live_bytes:live_bytes \
+		 allocs_total:allocs_total frees_total:frees_total \
+		 live_objects:live_objects slack_bytes_total:slack_bytes_total; do
+		site=$(metric_sum "slab_account_site_${m%%:*}{")
+		all=$(metric_sum "slab_account_${m#*:} ")
+		[ "$site" = "$all" ] && [ "$all" != 0 ] || { ok=0; why="$m: sites $site, summary $all"; }
+	done
+	series=$(grep -c '^slab_account_site_allocs_total{' "$TMP/out")
+	case $lim in
+	"") want=6 ;; "-n 1") want=2 ;; "-n 3") want=4 ;; "--min 5000") want=5 ;; *) want=4 ;;
+	esac
+	if [ "$rc" != 0 ] || [ $ok = 0 ]; then
+		fail "openmetrics-sums $lim" "exit status $rc; $why"
+	elif [ "$series" != "$want" ]; then
+		fail "openmetrics-sums $lim" "$series series, want $want"
+	else
+		pass "openmetrics-sums $lim"
+	fi
+done
+# one sample per series: rows of one caller and type are added up
+run openmetrics-dups --openmetrics fixtures/dups_after.txt
+n=$(grep -c '^slab_account_site_allocated_bytes_total{.*site="0000000000000000",type="kmalloc"} 25$' "$TMP/out")
+if [ "$rc" = 0 ] && [ "$n" = 1 ]; then
+	pass openmetrics-dups
+else
+	fail openmetrics-dups "exit status $rc, $n samples of 25 bytes"
+fi
+if command -v promtool >/dev/null 2>&1; then
+	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
+		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
+		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V"; do
+		# shellcheck disable=SC2086
+		"$SLABACCT" --openmetrics $args >"$TMP/out" 2>"$TMP/err"
+		if [ $? = 0 ] && promtool check metrics <"$TMP/out" >"$TMP/err" 2>&1; then
+			pass "promtool check metrics: $args"
+		else
+			fail "promtool check metrics: $args" "$(head -5 "$TMP/err")"
+		fi
+	done
+	# node_exporter's textfile collector: -o replaces the .prom file whole
+	mkdir "$TMP/textfile"
+	run openmetrics-output --openmetrics -o "$TMP/textfile/slab_account.prom" $V
+	if [ "$rc" = 0 ] && [ "$(ls "$TMP/textfile")" = slab_account.prom ] &&
+	   promtool check metrics <"$TMP/textfile/slab_account.prom" >"$TMP/err" 2>&1; then
+		pass openmetrics-output
+	else
+		fail openmetrics-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
+	fi
+else
+	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
+fi
+
+# ---- --folded ----
+
+expect folded 0 --folded $V
+expect folded-live 0 --folded -s live -m vmlinux $V
+for args in "$V" "fixtures/quoting.txt" "fixtures/escapes.txt" "-s allocs fixtures/valid_1_1.txt"; do
+	# shellcheck disable=SC2086
+	run "folded format: $args" --folded $args
+	bad=$(LC_ALL=C grep -acv '^[^;]*;[^;]*;[^;]* [1-9][0-9]*$' "$TMP/out")
+	if [ "$rc" = 0 ] && [ "$bad" = 0 ] && [ -s "$TMP/out" ]; then
+		pass "folded format: $args"
+	else
+		fail "folded format: $args" "exit status $rc, $bad lines not 'a;b;c N'"
+	fi
+done
+# the stacks weigh what the summary says
+run folded-sum --folded $V
+if [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = "$(sed -n 's/^total bytes allocated: //p' $V)" ]; then
+	pass folded-sum
+else
+	fail folded-sum "the values do not add up to total bytes allocated"
+fi
+
+# ---- --svg: a treemap, rendered in headless Chromium ----
+
+run svg --svg "$TMP/t.svg" $V
+sites=$(grep -c '^<g class="site">' "$TMP/t.svg")
+if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ "$sites" != 6 ]; then
+	fail svg "exit status $rc, $sites call sites drawn, want 6"
+elif command -v python3 >/dev/null 2>&1 &&
+     ! python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/t.svg" 2>"$TMP/err"; then
+	fail svg "not well-formed XML: $(cat "$TMP/err")"
+else
+	pass svg
+fi
+run svg-top --svg "$TMP/t2.svg" -n 2 fixtures/quoting.txt
+if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="site">' "$TMP/t2.svg")" = 3 ] &&
+   grep -q '<title>other: 3 call sites not named$' "$TMP/t2.svg"; then
+	pass svg-top
+else
+	fail svg-top "exit status $rc: want 2 named sites and 'other' of 3"
+fi
+if command -v chromium >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+	# render SVG PNG: Chromium, headless, a fresh profile, 1200x800
+	render() {
+		rm -rf "$TMP/profile"
+		timeout 120 chromium --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --disable-component-update \
+			--disable-sync --no-first-run --user-data-dir="$TMP/profile" \
+			--window-size=1200,800 --screenshot="$2" "file://$1" >/dev/null 2>&1 &&
+			[ -s "$2" ]
+	}
+	# in_range X LO HI
+	in_range() {
+		awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'
+	}
+	# The area follows the sort key and the colour the slack: by total,
+	# sa_test_big is 96% of all bytes and 50% slack (hsl(60,70%,55%) =
+	# 221,221,60); by live it has none and sa_test_cache_alloc holds 60.7%
+	# with 4.8% slack (hsl(114,...) = 76,221,60).  The tiles fill the
+	# picture but its title strip and margins (about 6%).
+	if render "$TMP/t.svg" "$TMP/t.png"; then
+		set -- $(python3 png_share.py "$TMP/t.png" 221,221,60 76,221,60)
+		if in_range "$1" 0.80 0.96 && in_range "$2" 0.01 0.05 && in_range "$3" 0.90 1; then
+			pass "svg render: total"
+		else
+			fail "svg render: total" "shares: sa_test_big $1, sa_test_cache_alloc $2, not white $3"
+		fi
+	else
+		fail "svg render: total" "chromium wrote no screenshot"
+	fi
+	"$SLABACCT" --svg "$TMP/live.svg" -s live $V
+	if render "$TMP/live.svg" "$TMP/live.png"; then
+		set -- $(python3 png_share.py "$TMP/live.png" 221,221,60 76,221,60)
+		if in_range "$1" 0 0.001 && in_range "$2" 0.45 0.61 && in_range "$3" 0.90 1; then
+			pass "svg render: live"
+		else
+			fail "svg render: live" "shares: sa_test_big $1, sa_test_cache_alloc $2, not white $3"
+		fi
+	else
+		fail "svg render: live" "chromium wrote no screenshot"
+	fi
+else
+	echo "skip cli: svg render (no chromium or python3: scripts/setup-deps.sh installs chromium)"
+fi
+
 # ---- diff ----
 
 B=fixtures/before.txt
@@ -229,15 +429,23 @@ expect_order diff-sort-live-r "sa_test_cache_alloc gone_site bio_kmalloc new_sit
 expect_order diff-sort-frees "bio_kmalloc sa_test_cache_alloc gone_site new_site" -d -s frees $B $A
 expect_order diff-module "new_site sa_test_cache_alloc" -d -m sa_test $B $A
 expect_order diff-top "bio_kmalloc" -d -n 1 $B $A
+expect_order diff-min "bio_kmalloc sa_test_cache_alloc" -d --min 1 -s frees $B $A
 expect_order diff-same-file "" -d $V $V
 expect_order diff-same-file-all "__d_alloc alloc_inode bio_kmalloc load_elf_binary sa_test_big sa_test_cache_alloc" -d -a $V $V
 
 # ---- watch ----
 
+# Not a terminal: no clear codes; each refresh headed by its time (UTC,
+# ISO 8601, milliseconds), a blank line between refreshes.
+TS='[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]\{3\}Z'
+# stamps FILE: the times replaced by TIME (must be there: checked by count)
+stamps() {
+	sed "s/$TS/TIME/g" "$1"
+}
 {
-	printf '\033[H\033[2JEvery 0.1s: %s\n\n' $V
+	printf 'Every 0.1s: %s  TIME\n\n' $V
 	cat expected/default.out
-	printf '\033[H\033[2JEvery 0.1s: %s\n\n' $V
+	printf '\nEvery 0.1s: %s  TIME\n\n' $V
 	cat expected/default.out
 } >"$TMP/watch.want"
 start=$(date +%s%N)
@@ -245,13 +453,123 @@ run watch -w --count 2 -i 0.1 $V
 end=$(date +%s%N)
 if [ "$rc" != 0 ] || [ -s "$TMP/err" ]; then
 	fail watch "exit status $rc: $(cat "$TMP/err")"
-elif ! cmp -s "$TMP/watch.want" "$TMP/out"; then
-	fail watch "output differs: $(diff "$TMP/watch.want" "$TMP/out" | head -10)"
+elif ! stamps "$TMP/out" | cmp -s "$TMP/watch.want" -; then
+	fail watch "output differs: $(stamps "$TMP/out" | diff "$TMP/watch.want" - | head -10)"
+elif grep -q "$(printf '\033')" "$TMP/out"; then
+	fail watch "terminal codes in a pipe"
 elif [ $(((end - start) / 1000000)) -lt 100 ]; then
 	fail watch "did not wait 0.1 s between the refreshes"
 else
 	pass watch
 fi
+
+# On a terminal (script(1) gives one): clear, then redraw; --batch: not.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$SLABACCT' -w --once $V" /dev/null </dev/null >"$TMP/out" 2>&1
+	if head -c 7 "$TMP/out" | od -An -c | tr -d ' ' | grep -q '^033\[H033\[2J$'; then
+		pass watch-tty
+	else
+		fail watch-tty "no clear codes first: $(head -c 40 "$TMP/out" | od -c | head -2)"
+	fi
+	script -qec "'$SLABACCT' -w --once --batch $V" /dev/null </dev/null >"$TMP/out" 2>&1
+	if head -n 1 "$TMP/out" | grep -q "^Every 2s: $V  $TS"; then
+		pass watch-tty-batch
+	else
+		fail watch-tty-batch "first line: $(head -n 1 "$TMP/out" | od -c | head -3)"
+	fi
+else
+	echo "skip cli: watch-tty (no script(1))"
+fi
+
+# watch_expect NAME WANT ARGS...: --watch output, times replaced, is WANT
+watch_expect() {
+	name=$1
+	want=$2
+	shift 2
+	run "$name" "$@"
+	if [ "$rc" != 0 ] || [ -s "$TMP/err" ]; then
+		fail "$name" "exit status $rc: $(cat "$TMP/err")"
+	elif ! stamps "$TMP/out" | cmp -s "$want" -; then
+		fail "$name" "output differs: $(stamps "$TMP/out" | diff "$want" - | head -10)"
+	else
+		pass "$name"
+	fi
+}
+{
+	printf 'Every 2s: %s  TIME\n\n' $V
+	cat expected/default.out
+} >"$TMP/want"
+watch_expect watch-once "$TMP/want" -w --once $V
+# --csv: one header, then every refresh's rows with its time first
+{
+	printf 'time,'
+	head -n 1 expected/csv.out
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+} >"$TMP/want"
+watch_expect watch-csv "$TMP/want" -w --csv --count 2 -i 0.1 $V
+
+# --delta through a FIFO: the first open reads OLD, the next NEW; each
+# refresh shows NEW - OLD as --diff does (without its "OLD -> NEW" line).
+# The writer pauses after each file so the reader has closed its end (else
+# the next file would join the same read).
+fifo() {
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo" || return 1
+	( for f in "$@"; do cat "$f" >"$TMP/fifo"; sleep 0.3; done ) &
+}
+if fifo $B $A; then
+	{
+		printf 'Every 0.1s: %s (changes since the last refresh)  TIME\n\n' "$TMP/fifo"
+		tail -n +2 expected/diff.out
+	} >"$TMP/want"
+	watch_expect watch-delta "$TMP/want" -w --delta --once -i 0.1 "$TMP/fifo"
+	wait
+fi
+if fifo $B $A $V; then
+	{
+		printf 'time,'
+		head -n 1 expected/diff-csv.out
+		tail -n +2 expected/diff-csv.out | sed 's/^/TIME,/'
+		"$SLABACCT" --diff --csv $A $V | tail -n +2 | sed 's/^/TIME,/'
+	} >"$TMP/want"
+	watch_expect watch-delta-csv "$TMP/want" -w --delta --csv --count 2 -i 0.1 "$TMP/fifo"
+	wait
+fi
+
+# -o FILE: replaced whole (a temporary file renamed over it), mode 0666 & ~umask
+printf 'old\n' >"$TMP/out.prom"
+run output-error -o "$TMP/out.prom" fixtures/v2.txt
+if [ "$rc" = 1 ] && [ "$(cat "$TMP/out.prom")" = old ]; then
+	pass output-kept-on-error
+else
+	fail output-kept-on-error "exit status $rc, the file holds '$(head -c 40 "$TMP/out.prom")'"
+fi
+run output -o "$TMP/out.prom" $V
+if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ -s "$TMP/err" ]; then
+	fail output "exit status $rc, stdout $(wc -c <"$TMP/out") bytes, stderr '$(cat "$TMP/err")'"
+elif ! cmp -s expected/default.out "$TMP/out.prom"; then
+	fail output "the file differs from expected/default.out"
+elif [ "$(stat -c %a "$TMP/out.prom")" != "$(printf '%o' $((0666 & ~$(umask))))" ]; then
+	fail output "mode $(stat -c %a "$TMP/out.prom") with umask $(umask)"
+elif [ "$(ls "$TMP" | grep -c '^out\.prom')" != 1 ]; then
+	fail output "temporary files left: $(ls "$TMP")"
+else
+	pass output
+fi
+run output-watch -w --count 2 -i 0.1 --csv -o "$TMP/out.prom" $V
+{
+	printf 'time,'
+	head -n 1 expected/csv.out
+	tail -n +2 expected/csv.out | sed 's/^/TIME,/'
+} >"$TMP/want"
+if [ "$rc" = 0 ] && stamps "$TMP/out.prom" | cmp -s "$TMP/want" -; then
+	pass output-watch
+else
+	fail output-watch "exit status $rc: $(stamps "$TMP/out.prom" | diff "$TMP/want" - | head -5)"
+fi
+expect_err output-no-dir 1 "slabacct: $TMP/none/x.prom: No such file or directory" -o "$TMP/none/x.prom" $V
+
 expect_err watch-file-gone 1 "slabacct: $TMP/nothing: No such file or directory" \
 	--watch --count 2 "$TMP/nothing"
 
@@ -281,18 +599,40 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv and --json exclude each other" --csv --json $V
+usage_err csv-and-json "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --openmetrics --csv $V
+usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
+usage_err svg-frag "slabacct: --svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)" --svg x.svg -s frag $V
+usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
+usage_err folded-frag "slabacct: --folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)" --folded -s frag $V
+usage_err folded-summary "slabacct: --folded has rows only: --summary-only does not go with it" --folded --summary-only $V
+usage_err openmetrics-diff "slabacct: --openmetrics writes one file's metrics: not with --diff" --openmetrics -d $B $A
+usage_err openmetrics-delta "slabacct: --openmetrics has counters: --delta does not go with it" --openmetrics -w --delta $V
 usage_err kmalloc-and-cache "slabacct: --kmalloc and --cache exclude each other" --kmalloc --cache $V
 usage_err summary-toggles "slabacct: --summary-only and --no-summary exclude each other" --summary-only --no-summary $V
 usage_err csv-summary-only "slabacct: --csv has rows only: --summary-only does not go with it" --csv --summary-only $V
 usage_err diff-one-file "slabacct: --diff needs two files, OLD and NEW" -d $B
 usage_err two-files "slabacct: one FILE at most (or --diff OLD NEW)" $B $A
-usage_err interval-without-watch "slabacct: --interval and --count go with --watch" -i 1 $V
-usage_err count-without-watch "slabacct: --interval and --count go with --watch" --count 1 $V
+usage_err interval-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" -i 1 $V
+usage_err count-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --count 1 $V
 usage_err all-without-diff "slabacct: --all goes with --diff" -a $V
-usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0 < SECS <= 86400)" -w -i 0 $V
-usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0 < SECS <= 86400)" -w -i 1s $V
-usage_err watch-diff "slabacct: --watch shows the text report of one file (no --diff, --csv or --json)" -w -d $B $A
+usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0 $V
+usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 1s $V
+usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w -d $B $A
+usage_err watch-json "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w --json $V
+usage_err interval-too-small "slabacct: --interval: '0.01' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0.01 $V
+usage_err batch-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --batch $V
+usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --delta $V
+usage_err once-and-count "slabacct: --once and --count exclude each other" -w --once --count 2 $V
+usage_err diff-stdin-twice "slabacct: --diff: OLD and NEW cannot both be standard input" --diff - -
+usage_err sort-many-keys "slabacct: --sort: at most 4 keys" -s total,req,live,objs,peak $V
+usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total,sizes $V
+usage_err sort-empty-key "slabacct: unknown sort key '' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total, $V
+usage_err bad-min-size "slabacct: --min-size: '1X' is not a size (a whole number, optionally with K, M, G, T, P or E)" -z 1X $V
+usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a whole number, optionally with K, M, G, T, P or E)" -Z 16E $V
+usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
+usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's -o is --once here)" -o -s total $V
+usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 
 # ---- bad input ----
@@ -334,6 +674,8 @@ expect_err truncated 1 "slabacct: fixtures/truncated.txt:28: line not terminated
 expect_err negative 1 "slabacct: fixtures/negative.txt:23: slack '-232' is not an unsigned decimal number" fixtures/negative.txt
 expect_err overflow 1 "slabacct: fixtures/overflow.txt:25: total '18446744073709551616' is out of range (more than 18446744073709551615)" fixtures/overflow.txt
 expect_err bad-allocs-frees 1 "slabacct: fixtures/bad_allocs_frees.txt:23: allocs/frees '29:0' is not written N/M" fixtures/bad_allocs_frees.txt
+expect_err req-over-total 1 "slabacct: fixtures/req_over_total.txt:23: req 2436 is more than total 2204 (a row has req <= total)" fixtures/req_over_total.txt
+expect_err dev-zero 1 "slabacct: /dev/zero:1: not a slab_account file: expected 'slab_account - version: 1.x', got '????????????????????????????????????????...'" /dev/zero
 expect_err diff-bad-new 1 "slabacct: fixtures/v2.txt:1: unsupported format version 2.0 (this reader understands 1.x)" -d $B fixtures/v2.txt
 
 # a caller longer than 4 KiB survives whole

@@ -112,7 +112,7 @@ static void test_valid(void)
 		      "     2436      232     2204     2436     2204     29     2436         29/0 kmalloc bio_kmalloc+0x33/0x80\n"
 		      "    26880     1280    25600    13440    12800     20    14112        40/20 cache:sa_test_cache sa_test_cache_alloc+0x1c/0x50 [sa_test]\n"
 		      "0 0 0 0 0 0 0 0/0 mixed\tfoo+0x1/0x2 \t\n"
-		      "1 2 3 4 5 6 7 8/9 cache ffffffffc0a01234\n"))
+		      "5 2 3 5 4 6 7 8/9 cache ffffffffc0a01234\n"))
 		return;
 	CHECK(f.major == 1 && f.minor == 0);
 	CHECK_STR(f.name, "t.txt");
@@ -209,7 +209,7 @@ static void test_numbers(void)
 	CHECK(sa_parse_u64(" 1", 2, &v) == -1);
 	CHECK(sa_parse_u64("0x10", 4, &v) == -1);
 
-	if (EXPECT_OK(&f, MINIMAL "18446744073709551615 0 0 0 0 0 0 18446744073709551615/0 kmalloc a\n") == 0) {
+	if (EXPECT_OK(&f, MINIMAL "18446744073709551615 18446744073709551615 0 0 0 0 0 18446744073709551615/0 kmalloc a\n") == 0) {
 		CHECK(f.rows[0].v[SA_TOTAL] == UINT64_MAX);
 		CHECK(f.rows[0].v[SA_ALLOCS] == UINT64_MAX);
 		sa_file_free(&f);
@@ -264,13 +264,13 @@ static void test_columns(void)
 		     "t.txt:5: row has no 'allocs/frees' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
 	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0\n",
 		     "t.txt:5: row has no 'type' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc   \n",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 kmalloc   \n",
 		     "t.txt:5: row has no 'caller' column (a row is 'total slack req live live_req objs peak allocs/frees type caller')");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 vmalloc a\n",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 vmalloc a\n",
 		     "t.txt:5: unknown type 'vmalloc' (expected kmalloc, cache, cache:NAME or mixed)");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 cache: a\n",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 cache: a\n",
 		     "t.txt:5: unknown type 'cache:' (expected kmalloc, cache, cache:NAME or mixed)");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n# again\n",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 kmalloc a\n# again\n",
 		     "t.txt:6: a second '#' legend line");
 }
 
@@ -284,9 +284,9 @@ static void test_truncated(void)
 		     "t.txt:3: a call-site row before the '#' legend line (missing legend?)");
 	EXPECT_ERROR(HDR "state: active\nnumber of fr",
 		     "t.txt:3: line not terminated by a newline (truncated file?)");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n1 2 3 4 5 6 7 1/0 kmalloc bio_kmal",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 kmalloc a\n5 2 3 5 4 6 7 1/0 kmalloc bio_kmal",
 		     "t.txt:6: line not terminated by a newline (truncated file?)");
-	EXPECT_ERROR(MINIMAL "1 2 3 4 5 6 7 1/0 kmalloc a\n     26880     12",
+	EXPECT_ERROR(MINIMAL "5 2 3 5 4 6 7 1/0 kmalloc a\n     26880     12",
 		     "t.txt:6: line not terminated by a newline (truncated file?)");
 	EXPECT_ERROR("slab_account - vers",
 		     "t.txt:1: line not terminated by a newline (truncated file?)");
@@ -306,7 +306,7 @@ static void test_nul_and_crlf(void)
 
 	if (EXPECT_OK(&f, "slab_account - version: 1.0\r\nstate: active\r\n"
 		      "number of callers: 1\r\n#\r\n"
-		      "1 2 3 4 5 6 7 8/9 kmalloc foo+0x1/0x2 [m]\r\n\r\n"))
+		      "5 2 3 5 4 6 7 8/9 kmalloc foo+0x1/0x2 [m]\r\n\r\n"))
 		return;
 	CHECK_STR(f.summary[0].value, "active");
 	CHECK(f.nsummary == 2 && f.summary[1].num == 1);
@@ -338,7 +338,7 @@ static void test_long_lines(void)
 
 	len = strlen(MINIMAL) + 64 + strlen(caller);
 	text = malloc(len);
-	snprintf(text, len, MINIMAL "1 2 3 4 5 6 7 8/9 kmalloc %s\n", caller);
+	snprintf(text, len, MINIMAL "5 2 3 5 4 6 7 8/9 kmalloc %s\n", caller);
 	if (EXPECT_OK(&f, text) == 0) {
 		CHECK(f.nrows == 1 && strlen(f.rows[0].caller) == 10004);
 		CHECK_STR(f.rows[0].caller, caller);
@@ -449,7 +449,7 @@ static void test_load(void)
 	snprintf(path, sizeof(path), "%s/f", dir);
 	fp = fopen(path, "w");
 	if (CHECK(fp != NULL)) {
-		fputs(MINIMAL "1 2 3 4 5 6 7 8/9 kmalloc a [m]\n", fp);
+		fputs(MINIMAL "5 2 3 5 4 6 7 8/9 kmalloc a [m]\n", fp);
 		fclose(fp);
 		CHECK(sa_load(&f, path, &err) == 0);
 		if (!err) {
@@ -491,6 +491,82 @@ static void test_read_fd_pipe(void)
 	free(buf);
 }
 
+static void test_row_rules(void)
+{
+	struct sa_file f;
+
+	EXPECT_ERROR(MINIMAL "1 0 3 0 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: req 3 is more than total 1 (a row has req <= total)");
+	EXPECT_ERROR(MINIMAL "10 2 7 0 0 0 0 1/0 kmalloc a\n",
+		     "t.txt:5: slack 2 is not total - req (10 - 7 = 3)");
+	EXPECT_ERROR(MINIMAL "10 3 7 4 5 1 4 1/0 kmalloc a\n",
+		     "t.txt:5: live_req 5 is more than live 4 (a row has live_req <= live)");
+	/* the limits themselves are rows like any other */
+	if (EXPECT_OK(&f, MINIMAL "7 0 7 7 7 1 7 1/0 kmalloc a\n0 0 0 0 0 0 0 0/0 kmalloc b\n") == 0) {
+		CHECK(f.nrows == 2);
+		sa_file_free(&f);
+	}
+}
+
+static void test_check_sums(void)
+{
+	struct sa_file f;
+	char buf[256];
+
+	if (EXPECT_OK(&f, HDR "state: stopped\ntotal bytes allocated: 15\n"
+		      "total bytes requested: 10\nslack bytes allocated: 5\n"
+		      "current bytes allocated: 8\ncurrent bytes requested: 6\n"
+		      "current objects: 2\nnumber of allocs: 3\nnumber of frees: 1\n"
+		      "number of callers: 2\n" LEGEND
+		      "10 3 7 4 3 1 4 2/1 kmalloc a\n5 2 3 4 3 1 4 1/0 kmalloc b\n") == 0) {
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 0);
+		CHECK_STR(buf, "");
+		sa_file_free(&f);
+	}
+	if (EXPECT_OK(&f, HDR "state: stopped\ntotal bytes allocated: 15\n"
+		      "number of callers: 3\nnumber of frees: 1\nfuture key: 9\n" LEGEND
+		      "10 3 7 4 3 1 4 2/1 kmalloc a\n") == 0) {
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 2);
+		CHECK_STR(buf, "number of callers 3, rows 1; total bytes allocated 15, the rows' sum 10");
+		CHECK(sa_check_sums(&f, buf, 12) == 2);
+		CHECK_STR(buf, "number of c");
+		sa_file_free(&f);
+	}
+}
+
+/* A file that is not ours is said to be so after its first bytes. */
+static void test_load_limits(void)
+{
+	char path[] = "/tmp/sa_parse_test.XXXXXX", *err = NULL;
+	struct sa_file f;
+	int fd = mkstemp(path);
+	FILE *fp;
+	size_t i;
+
+	if (!CHECK(fd >= 0) || !CHECK((fp = fdopen(fd, "w")) != NULL))
+		return;
+	fputs(MINIMAL, fp);
+	for (i = 0; i < 100; i++)
+		fputs("5 2 3 5 4 6 7 8/9 kmalloc a_caller_of_some_length [m]\n", fp);
+	fclose(fp);
+	CHECK(sa_load_max(&f, path, 0, &err) == 0 && f.nrows == 100);
+	sa_file_free(&f);
+	CHECK(sa_load_max(&f, path, 8192, &err) == 0 && f.nrows == 100);
+	sa_file_free(&f);
+	CHECK(sa_load_max(&f, path, 1000, &err) == -1);
+	if (err && strstr(err, ": more than 1000 bytes: too large for a slab_account file (--max-input raises the limit)") &&
+	    strncmp(err, path, strlen(path)) == 0)
+		;
+	else
+		check(0, __LINE__, "error '%s'", err ? err : "(null)");
+	free(err);
+	err = NULL;
+	CHECK(sa_load(&f, "/dev/zero", &err) == -1);
+	CHECK_STR(err, "/dev/zero:1: not a slab_account file: expected 'slab_account - version: 1.x', got '????????????????????????????????????????...'");
+	free(err);
+	unlink(path);
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -507,5 +583,8 @@ int main(void)
 	run("open/read error messages and hints", test_io_errors);
 	run("sa_load from a file, a missing file, a directory", test_load);
 	run("sa_read_fd reads a pipe to its end", test_read_fd_pipe);
+	run("rows keep req <= total, slack = total - req, live_req <= live", test_row_rules);
+	run("sa_check_sums compares the summary with the rows", test_check_sums);
+	run("sa_load_max caps the input; /dev/zero is no header", test_load_limits);
 	return failed_tests ? 1 : 0;
 }
