@@ -365,6 +365,17 @@ demo)
 	load_row "$primary"
 	build_row demo
 	boot_row demo
+	# Pictures of the demo's last snapshot, drawn by the host's reader.
+	make -s -C "$SA_ROOT/userspace"
+	mkdir -p "$SA_ROOT/build/demo"
+	sed -n 's/^SA_SNAP: //p' "$out/boot/console.log" | tr -d '\r' \
+		> "$SA_ROOT/build/demo/slab_account.txt"
+	"$SA_ROOT/userspace/slabacct" --svg "$SA_ROOT/build/demo/slab_account.svg" \
+		"$SA_ROOT/build/demo/slab_account.txt" > /dev/null
+	"$SA_ROOT/userspace/slabacct" --openmetrics \
+		-o "$SA_ROOT/build/demo/slab_account.prom" \
+		"$SA_ROOT/build/demo/slab_account.txt"
+	log "the snapshot, a treemap of it and its metrics: build/demo/slab_account.{txt,svg,prom}"
 	;;
 shell)
 	load_row "$primary"
