@@ -28,7 +28,16 @@
 
 /* ---- options ---- */
 
-enum { KEY_FRAG = SA_NFIELDS, KEY_CALLER };
+/*
+ * Sort keys: an enum sa_field, or these.  KEY_SITES (--by: the call sites
+ * in a group) is also the index of that count in an item's values.
+ */
+enum { KEY_SITES = SA_NFIELDS, KEY_FRAG, KEY_CALLER };
+#define NVALUES (SA_NFIELDS + 1)	/* an item's values: the fields, then sites */
+
+/* --by: how rows are grouped. */
+enum by_key { BY_NONE, BY_MODULE, BY_FUNCTION, BY_CACHE, BY_TYPE };
+static const char *const by_names[] = { "", "module", "function", "cache", "type" };
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED, FMT_SVG };
 #define SVG_TOP 30		/* --svg: call sites named when -n is not given */
 #define SVG_W 1200
@@ -38,7 +47,7 @@ enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_METRICS, FMT_FOLDED, FMT_SVG };
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
 struct opts {
-	int keys[MAX_KEYS];	/* sort keys: an enum sa_field, KEY_FRAG or KEY_CALLER */
+	int keys[MAX_KEYS];	/* sort keys: an enum sa_field, KEY_SITES, KEY_FRAG or KEY_CALLER */
 	size_t nkeys;
 	int reverse;
 	uint64_t top;		/* 0: all rows */
@@ -53,6 +62,7 @@ struct opts {
 	enum format fmt;
 	enum summary_mode summary;
 	int diff, all;
+	enum by_key by;		/* --by: group the rows */
 	int watch, batch, delta;
 	int in_watch;		/* a refresh of --watch is being written */
 	double interval;
@@ -71,7 +81,7 @@ static const struct {
 	{ "req", SA_REQ }, { "live", SA_LIVE }, { "live_req", SA_LIVE_REQ },
 	{ "objs", SA_OBJS }, { "peak", SA_PEAK }, { "allocs", SA_ALLOCS },
 	{ "hit", SA_ALLOCS }, { "frees", SA_FREES }, { "frag", KEY_FRAG },
-	{ "caller", KEY_CALLER },
+	{ "caller", KEY_CALLER }, { "sites", KEY_SITES },
 };
 
 /* ---- numbers: a sign and a magnitude, so that deltas are exact ---- */
@@ -99,7 +109,8 @@ static struct num num_delta(uint64_t old, uint64_t new)
 
 static int is_bytes(int field)
 {
-	return field != SA_OBJS && field != SA_ALLOCS && field != SA_FREES;
+	return field != SA_OBJS && field != SA_ALLOCS && field != SA_FREES &&
+	       field != KEY_SITES;
 }
 
 /* @v with K/M/G/... suffixes (1024 base, one decimal); plain below 1024. */
@@ -148,7 +159,7 @@ static const char *const status_names[] = { "", "common", "new", "gone" };
 
 struct item {
 	const struct sa_row *row;	/* type and caller (OLD's for gone rows) */
-	struct num v[SA_NFIELDS];
+	struct num v[NVALUES];	/* the fields, then (KEY_SITES) the call sites */
 	enum status st;
 	size_t order;
 };
@@ -243,23 +254,36 @@ static int above_min(const struct opts *o, const struct item *it)
 	return num_cmp(it->v[o->keys[0]], min) >= 0;
 }
 
+/* The number of call sites in a row of @f: a group's count with --by, else 1. */
+static uint64_t row_sites(const struct sa_file *f, const uint64_t *sites,
+			  const struct sa_row *r)
+{
+	return sites ? sites[r - f->rows] : 1;
+}
+
+/*
+ * Add the item of @old -> @new (either may be NULL) if it passes the
+ * filters.  With --by the rows are groups, which were built from the call
+ * sites that passed the filters: only --min is left to apply.
+ */
 static void add_item(struct item *items, size_t *n, struct counts *cnt,
 		     const struct opts *o, const struct sa_row *old,
-		     const struct sa_row *new)
+		     const struct sa_row *new, uint64_t osites, uint64_t nsites)
 {
 	struct item *it = &items[*n];
 	int i;
 
 	it->row = new ? new : old;
-	if (!keep_row(o, it->row))
+	if (!o->by && !keep_row(o, it->row))
 		return;
 	it->st = !o->diff ? ST_NONE : !old ? ST_NEW : !new ? ST_GONE : ST_COMMON;
 	for (i = 0; i < SA_NFIELDS; i++)
 		it->v[i] = num_delta(old ? old->v[i] : 0, new ? new->v[i] : 0);
+	it->v[KEY_SITES] = num_delta(old ? osites : 0, new ? nsites : 0);
 	if (it->st == ST_COMMON) {
-		for (i = 0; i < SA_NFIELDS && !it->v[i].mag; i++)
+		for (i = 0; i < NVALUES && !it->v[i].mag; i++)
 			;
-		if (i == SA_NFIELDS) {
+		if (i == NVALUES) {
 			cnt->unchanged++;
 			if (!o->all)
 				return;
@@ -300,7 +324,8 @@ static const struct sa_row **sorted_rows(const struct sa_file *f)
  * occurrence in OLD pairs with the k-th in NEW.
  */
 static struct item *build_items(const struct opts *o, const struct sa_file *old,
-				const struct sa_file *new, size_t *nitems,
+				const struct sa_file *new, const uint64_t *osites,
+				const uint64_t *nsites, size_t *nitems,
 				struct counts *cnt)
 {
 	size_t max = new->nrows + (old ? old->nrows : 0), n = 0, i = 0, j = 0;
@@ -311,7 +336,8 @@ static struct item *build_items(const struct opts *o, const struct sa_file *old,
 		return NULL;
 	if (!old) {
 		for (i = 0; i < new->nrows; i++)
-			add_item(items, &n, cnt, o, NULL, &new->rows[i]);
+			add_item(items, &n, cnt, o, NULL, &new->rows[i], 0,
+				 row_sites(new, nsites, &new->rows[i]));
 	} else {
 		a = sorted_rows(old);
 		b = sorted_rows(new);
@@ -326,7 +352,9 @@ static struct item *build_items(const struct opts *o, const struct sa_file *old,
 				strcmp(a[i]->caller, b[j]->caller);
 
 			add_item(items, &n, cnt, o, c <= 0 ? a[i] : NULL,
-				 c >= 0 ? b[j] : NULL);
+				 c >= 0 ? b[j] : NULL,
+				 c <= 0 ? row_sites(old, osites, a[i]) : 0,
+				 c >= 0 ? row_sites(new, nsites, b[j]) : 0);
 			i += c <= 0;
 			j += c >= 0;
 		}
@@ -374,6 +402,38 @@ static const struct column diff_cols[] = {
 	{ "type", COL_TYPE, 0 }, { "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
 };
 
+/* --by: a group's columns; the last one is titled after the key (module, ...). */
+static const struct column by_text_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "live_req", COL_FIELD, SA_LIVE_REQ }, { "objs", COL_FIELD, SA_OBJS },
+	{ "peak", COL_FIELD, SA_PEAK }, { "allocs/frees", COL_ALLOCS_FREES, 0 },
+	{ "frag%", COL_FRAG, 0 }, { "sites", COL_FIELD, KEY_SITES },
+	{ "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
+};
+static const struct column by_machine_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "live_req", COL_FIELD, SA_LIVE_REQ }, { "objs", COL_FIELD, SA_OBJS },
+	{ "peak", COL_FIELD, SA_PEAK }, { "allocs", COL_FIELD, SA_ALLOCS },
+	{ "frees", COL_FIELD, SA_FREES }, { "frag", COL_FRAG, 0 },
+	{ "sites", COL_FIELD, KEY_SITES }, { "caller", COL_CALLER, 0 },
+	{ NULL, 0, 0 },
+};
+static const struct column by_diff_cols[] = {
+	{ "total", COL_FIELD, SA_TOTAL }, { "slack", COL_FIELD, SA_SLACK },
+	{ "req", COL_FIELD, SA_REQ }, { "live", COL_FIELD, SA_LIVE },
+	{ "objs", COL_FIELD, SA_OBJS }, { "allocs", COL_FIELD, SA_ALLOCS },
+	{ "frees", COL_FIELD, SA_FREES }, { "sites", COL_FIELD, KEY_SITES },
+	{ "status", COL_STATUS, 0 }, { "caller", COL_CALLER, 0 }, { NULL, 0, 0 },
+};
+
+/* A column's title: with --by the caller column is the group's name. */
+static const char *col_title(const struct opts *o, const struct column *c)
+{
+	return o->by && c->kind == COL_CALLER ? by_names[o->by] : c->title;
+}
+
 static int is_string_col(const struct column *c)
 {
 	return c->kind >= COL_STATUS;
@@ -414,6 +474,8 @@ static const char *cell(const struct opts *o, const struct item *it,
 
 static const struct column *columns_for(const struct opts *o, int text)
 {
+	if (o->by)
+		return o->diff ? by_diff_cols : text ? by_text_cols : by_machine_cols;
 	return o->diff ? diff_cols : text ? text_cols : machine_cols;
 }
 
@@ -465,7 +527,7 @@ static void print_table(const struct opts *o, const struct item *items, size_t n
 	char buf[64], *tmp;
 
 	for (c = cols, k = 0; c->title; c++, k++) {
-		width[k] = strlen(c->title);
+		width[k] = strlen(col_title(o, c));
 		for (i = 0; i < n && c->kind != COL_CALLER; i++) {
 			size_t w = strlen(text_safe(cell(o, &items[i], c, 1, buf, sizeof(buf)), &tmp));
 
@@ -476,7 +538,8 @@ static void print_table(const struct opts *o, const struct item *items, size_t n
 	}
 	for (i = 0; i <= n; i++) {
 		for (c = cols, k = 0; c->title; c++, k++) {
-			const char *s = i ? cell(o, &items[i - 1], c, 1, buf, sizeof(buf)) : c->title;
+			const char *s = i ? cell(o, &items[i - 1], c, 1, buf, sizeof(buf)) :
+					col_title(o, c);
 			int w = (int)width[k];
 
 			s = text_safe(s, &tmp);
@@ -530,7 +593,7 @@ static void print_csv(const struct opts *o, const struct item *items, size_t n)
 			if (c != cols)
 				putchar(',');
 			if (!i)
-				fputs(c->title, stdout);
+				fputs(col_title(o, c), stdout);
 			else
 				csv_string(cell(o, &items[i - 1], c, 0, buf, sizeof(buf)));
 		}
@@ -650,6 +713,8 @@ static void print_json(const struct opts *o, const struct sa_file *old,
 	}
 	json_string(new->name);
 	printf(",\n  \"version\": \"%" PRIu64 ".%" PRIu64 "\"", new->major, new->minor);
+	if (o->by)
+		printf(",\n  \"by\": \"%s\"", by_names[o->by]);
 	if (o->summary != SUM_NONE) {
 		fputs(",\n", stdout);
 		json_summary(old, new);
@@ -661,7 +726,7 @@ static void print_json(const struct opts *o, const struct sa_file *old,
 			for (c = cols; c->title; c++) {
 				const char *s = cell(o, &items[i], c, 0, buf, sizeof(buf));
 
-				printf("%s\"%s\": ", c == cols ? "" : ", ", c->title);
+				printf("%s\"%s\": ", c == cols ? "" : ", ", col_title(o, c));
 				if (is_string_col(c))
 					json_string(s);
 				else
@@ -1354,21 +1419,176 @@ static void print_diff_summary(const struct opts *o, const struct sa_file *old,
 	print_warnings(new);
 }
 
+/* ---- --by: the call sites grouped by module, function, cache or type ---- */
+
+struct grouped {
+	struct sa_file f;	/* one row per group; name, version, summary: the file's */
+	uint64_t *sites;	/* the call sites in each group */
+	size_t kept;		/* call sites that passed the filters */
+	size_t total;		/* call sites in the file */
+};
+
+/* The name of @r's group (malloc()ed), or NULL without memory. */
+static char *group_name(enum by_key by, const struct sa_row *r)
+{
+	size_t mlen = 0, flen;
+	const char *mod = sa_caller_module(r->caller, &mlen);
+	char *s;
+
+	switch (by) {
+	case BY_MODULE:
+		return mod ? strndup(mod, mlen) : strdup("vmlinux");
+	case BY_FUNCTION:	/* the symbol, without +0xoff/0xlen, and its module */
+		flen = strcspn(r->caller, "+ ");
+		s = malloc(flen + mlen + 4);
+		if (s) {
+			memcpy(s, r->caller, flen);
+			s[flen] = '\0';
+			if (mod)
+				sprintf(s + flen, " [%.*s]", (int)mlen, mod);
+		}
+		return s;
+	case BY_CACHE:		/* the type column as written */
+		return strdup(r->type_str);
+	case BY_TYPE:
+		return strdup(r->type == SA_TYPE_KMALLOC ? "kmalloc" :
+			      r->type == SA_TYPE_MIXED ? "mixed" :
+			      r->cache && strcmp(r->cache, "*") == 0 ? "multi" : "cache");
+	case BY_NONE:
+		break;
+	}
+	return NULL;
+}
+
+struct named {
+	char *name;
+	size_t row;
+};
+
+static int named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+static void grouped_free(struct grouped *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->f.nrows; i++)
+		free(g->f.rows[i].caller);
+	free(g->f.rows);
+	free(g->sites);
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Group the rows of @f that pass the filters by o->by into @g: each group
+ * is a row whose caller is the group's name and whose numbers are its call
+ * sites' sums (peak too: an upper bound of the group's peak).  Returns 0,
+ * or -1 with a message (no memory, or a sum beyond 64 bits).
+ */
+static int group_file(const struct opts *o, const struct sa_file *f,
+		      struct grouped *g)
+{
+	struct named *v = calloc(f->nrows + 1, sizeof(*v));
+	size_t i, j, n = 0;
+	int k, ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->f.name = f->name;
+	g->f.major = f->major;
+	g->f.minor = f->minor;
+	g->f.summary = f->summary;
+	g->f.nsummary = f->nsummary;
+	g->total = f->nrows;
+	g->f.rows = calloc(f->nrows + 1, sizeof(*g->f.rows));
+	g->sites = calloc(f->nrows + 1, sizeof(*g->sites));
+	if (!v || !g->f.rows || !g->sites)
+		goto nomem;
+	for (i = 0; i < f->nrows; i++) {
+		if (!keep_row(o, &f->rows[i]))
+			continue;
+		v[n].row = i;
+		v[n].name = group_name(o->by, &f->rows[i]);
+		if (!v[n++].name)
+			goto nomem;
+	}
+	g->kept = n;
+	qsort(v, n, sizeof(*v), named_cmp);
+	for (i = 0; i < n; i = j) {
+		struct sa_row *r = &g->f.rows[g->f.nrows];
+
+		r->caller = v[i].name;
+		v[i].name = NULL;
+		r->type_str = r->caller;
+		r->type = f->rows[v[i].row].type;
+		r->line = f->rows[v[i].row].line;
+		for (j = i; j < n && (j == i || strcmp(v[j].name, r->caller) == 0); j++) {
+			const struct sa_row *s = &f->rows[v[j].row];
+
+			for (k = 0; k < SA_NFIELDS; k++) {
+				if (r->v[k] > UINT64_MAX - s->v[k]) {
+					char *tmp;
+
+					fprintf(stderr, "slabacct: %s: the %s of the group %s does not fit in 64 bits\n",
+						f->name, sa_field_names[k], text_safe(r->caller, &tmp));
+					free(tmp);
+					g->f.nrows++;
+					goto out;
+				}
+				r->v[k] += s->v[k];
+			}
+			g->sites[g->f.nrows]++;
+		}
+		g->f.nrows++;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	fprintf(stderr, "slabacct: out of memory\n");
+out:
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	if (ret)
+		grouped_free(g);
+	return ret;
+}
+
 /* ---- the report ---- */
 
-/* A line saying which rows the table holds, unless it is simply all of them. */
+/*
+ * A line saying which rows the table holds, unless it is simply all of
+ * them; with --by (@g: the new file's groups) always, with the call sites.
+ */
 static void print_counts(const struct opts *o, const struct counts *cnt,
-			 size_t shown, size_t nrows)
+			 size_t shown, size_t nrows, const struct grouped *g)
 {
 	size_t matched;
 
+	if (!o->diff && g) {
+		if (shown == nrows && g->kept == g->total)
+			printf("by %s: %zu groups of %zu call sites\n",
+			       by_names[o->by], nrows, g->total);
+		else
+			printf("by %s: %zu of %zu groups shown, from %zu of %zu call sites\n",
+			       by_names[o->by], shown, nrows, g->kept, g->total);
+		return;
+	}
 	if (!o->diff) {
 		if (shown != nrows)
 			printf("call sites: %zu of %zu shown\n", shown, nrows);
 		return;
 	}
 	matched = cnt->status[ST_COMMON] + cnt->status[ST_NEW] + cnt->status[ST_GONE];
-	printf("call sites: %zu changed, %zu new, %zu gone", cnt->status[ST_COMMON] -
+	if (g)
+		printf("groups by %s: ", by_names[o->by]);
+	else
+		fputs("call sites: ", stdout);
+	printf("%zu changed, %zu new, %zu gone", cnt->status[ST_COMMON] -
 	       (o->all ? cnt->unchanged : 0), cnt->status[ST_NEW], cnt->status[ST_GONE]);
 	if (cnt->unchanged)
 		printf(", %zu unchanged%s", cnt->unchanged,
@@ -1378,12 +1598,15 @@ static void print_counts(const struct opts *o, const struct counts *cnt,
 	putchar('\n');
 }
 
-static int report(const struct opts *o, const struct sa_file *old,
-		  const struct sa_file *new)
+/* The report of @new, or of @old -> @new; @g: the groups with --by. */
+static int report_items(const struct opts *o, const struct sa_file *old,
+			const struct sa_file *new, const struct grouped *gold,
+			const struct grouped *g)
 {
 	struct counts cnt = { { 0 }, 0 };
 	size_t n;
-	struct item *items = build_items(o, old, new, &n, &cnt);
+	struct item *items = build_items(o, old, new, gold ? gold->sites : NULL,
+					 g ? g->sites : NULL, &n, &cnt);
 
 	if (!items) {
 		fprintf(stderr, "slabacct: out of memory\n");
@@ -1422,12 +1645,33 @@ static int report(const struct opts *o, const struct sa_file *old,
 		if (o->summary == SUM_BOTH)
 			putchar('\n');
 		if (o->summary != SUM_ONLY) {
-			print_counts(o, &cnt, n, new->nrows);
+			print_counts(o, &cnt, n, new->nrows, g);
 			print_table(o, items, n);
 		}
 	}
 	free(items);
 	return 0;
+}
+
+static int report(const struct opts *o, const struct sa_file *old,
+		  const struct sa_file *new)
+{
+	struct grouped gold, gnew;
+	int r;
+
+	if (!o->by)
+		return report_items(o, old, new, NULL, NULL);
+	if (group_file(o, new, &gnew))
+		return -1;
+	if (old && group_file(o, old, &gold)) {
+		grouped_free(&gnew);
+		return -1;
+	}
+	r = report_items(o, old ? &gold.f : NULL, &gnew.f, old ? &gold : NULL, &gnew);
+	if (old)
+		grouped_free(&gold);
+	grouped_free(&gnew);
+	return r;
 }
 
 /*
@@ -1632,6 +1876,7 @@ static void usage(FILE *fp)
 	      "                       ascending): total, slack (or waste), req, live,\n"
 	      "                       live_req, objs, peak, allocs (or hit), frees, frag,\n"
 	      "                       caller (default total; frag = 100 - 100 * req / total)\n"
+	      "                       (sites: with --by, the call sites in a group)\n"
 	      "  -r, --reverse        reverse the sort order\n"
 	      "  -n, --top N          show only the first N rows\n"
 	      "      --min N          only rows whose first sort key is at least N\n"
@@ -1639,6 +1884,9 @@ static void usage(FILE *fp)
 	      "      --cache[=NAME]   only kmem_cache rows (of cache NAME)\n"
 	      "  -m, --module NAME    only callers in module NAME ('vmlinux': not in a module)\n"
 	      "  -g, --grep STR       only callers containing STR\n"
+	      "  -b, --by KEY         one row per group of the call sites that pass the\n"
+	      "                       filters, summed: KEY module, function, cache or\n"
+	      "                       type; -n, --min and -s apply to the groups\n"
 	      "  -z, --min-size SIZE  only call sites whose average allocation is >= SIZE\n"
 	      "  -Z, --max-size SIZE  only call sites whose average allocation is <= SIZE\n"
 	      "                       (sizes and N take K, M, G suffixes, 1024 based)\n"
@@ -1717,7 +1965,7 @@ static int parse_sort_key(const char *arg, size_t len)
 		if (strlen(sort_keys[i].name) == len &&
 		    strncmp(arg, sort_keys[i].name, len) == 0)
 			return sort_keys[i].key;
-	usage_error("unknown sort key '%.*s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)",
+	usage_error("unknown sort key '%.*s' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)",
 		    (int)len, arg);
 }
 
@@ -1763,6 +2011,17 @@ enum {
 	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
 };
 
+/* --by KEY */
+static enum by_key parse_by(const char *arg)
+{
+	int i;
+
+	for (i = BY_MODULE; i <= BY_TYPE; i++)
+		if (strcmp(arg, by_names[i]) == 0)
+			return (enum by_key)i;
+	usage_error("--by: unknown key '%s' (module, function, cache or type)", arg);
+}
+
 static const struct option long_opts[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "reverse", no_argument, NULL, 'r' },
@@ -1781,6 +2040,7 @@ static const struct option long_opts[] = {
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "diff", no_argument, NULL, 'd' },
 	{ "all", no_argument, NULL, 'a' },
+	{ "by", required_argument, NULL, 'b' },
 	{ "watch", no_argument, NULL, 'w' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, OPT_COUNT },
@@ -1824,7 +2084,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	o->interval = 2.0;
 	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
-	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdawi:hVz:Z:o:", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			parse_sort_keys(o, optarg);
@@ -1919,6 +2179,9 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case 'a':
 			o->all = 1;
 			break;
+		case 'b':
+			o->by = parse_by(optarg);
+			break;
 		case 'w':
 			o->watch = 1;
 			break;
@@ -1958,6 +2221,15 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		usage_error("--min needs a numeric first sort key (not caller)");
 	if (o->all && !o->diff)
 		usage_error("--all goes with --diff");
+	for (i = 0; i < o->nkeys && !o->by; i++)
+		if (o->keys[i] == KEY_SITES)
+			usage_error("--sort: the key sites goes with --by");
+	if (o->by && o->summary == SUM_ONLY)
+		usage_error("--by groups the rows: --summary-only does not go with it");
+	if (o->by && (svg || o->fmt == FMT_FOLDED))
+		usage_error("--by does not go with --folded or --svg: they nest call sites in functions in modules already");
+	if (o->by && o->fmt == FMT_METRICS)
+		usage_error("--by does not go with --openmetrics: its series carry module and function labels (sum by (module) in PromQL)");
 	if (o->watch && (o->diff || o->fmt == FMT_JSON))
 		usage_error("--watch shows the text or CSV report of one file (no --diff or --json)");
 	if (svg) {

@@ -596,7 +596,7 @@ usage_err() {
 usage_err bad-option "slabacct: unrecognized option '--bogus'" --bogus $V
 usage_err bad-short-option "slabacct: invalid option -- 'x'" -x $V
 usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
-usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s size $V
+usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
 usage_err csv-and-json "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --csv --json $V
@@ -626,8 +626,8 @@ usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delt
 usage_err once-and-count "slabacct: --once and --count exclude each other" -w --once --count 2 $V
 usage_err diff-stdin-twice "slabacct: --diff: OLD and NEW cannot both be standard input" --diff - -
 usage_err sort-many-keys "slabacct: --sort: at most 4 keys" -s total,req,live,objs,peak $V
-usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total,sizes $V
-usage_err sort-empty-key "slabacct: unknown sort key '' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller)" -s total, $V
+usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s total,sizes $V
+usage_err sort-empty-key "slabacct: unknown sort key '' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s total, $V
 usage_err bad-min-size "slabacct: --min-size: '1X' is not a size (a whole number, optionally with K, M, G, T, P or E)" -z 1X $V
 usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a whole number, optionally with K, M, G, T, P or E)" -Z 16E $V
 usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
