@@ -433,6 +433,37 @@ expect_order diff-min "bio_kmalloc sa_test_cache_alloc" -d --min 1 -s frees $B $
 expect_order diff-same-file "" -d $V $V
 expect_order diff-same-file-all "__d_alloc alloc_inode bio_kmalloc load_elf_binary sa_test_big sa_test_cache_alloc" -d -a $V $V
 
+# ---- --by: call sites grouped and summed ----
+# fixtures/by.txt: 9 call sites in 4 modules (vmlinux too), 7 functions (two
+# sites in foo_alloc [mod_a], two in d_alloc, foo_alloc also in mod_c), every
+# type (kmalloc, cache:NAME, cache:*, cache, mixed); by_after.txt: foo_alloc
+# [mod_a] and d_alloc grew, bar_make [mod_a] is gone, newer [mod_d] is new.
+
+BY=fixtures/by.txt
+BYA=fixtures/by_after.txt
+expect by-module 0 --by module $BY
+expect by-function 0 -b function --no-summary $BY
+expect by-cache 0 -b cache --no-summary $BY
+expect by-type 0 -b type --no-summary -H $BY
+expect by-function-sort 0 -b function --no-summary -s live,caller -r $BY
+expect by-function-filter 0 -b function --no-summary -m mod_a -n 1 $BY
+expect by-cache-kmalloc 0 -b cache --no-summary --kmalloc $BY
+expect by-module-min-sites 0 -b module --no-summary -s sites --min 2 $BY
+expect by-type-min-size-csv 0 -b type --csv -z 512 $BY
+expect by-cache-csv 0 -b cache --csv $BY
+expect by-module-json 0 -b module --json -s sites,caller -n 3 $BY
+expect by-module-diff 0 -b module -d $BY $BYA
+expect by-function-diff-csv 0 -b function -d -a --csv -s live $BY $BYA
+expect by-module-diff-json 0 -b module --json -d --no-summary $BY $BYA
+# a group's sums must fit in 64 bits
+{
+	head -n 22 $BY | sed 's/^state: stopped/state: active/; s/^number of callers: 9/number of callers: 2/'
+	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m]'
+	echo '1 0 1 0 0 0 0 1/1 kmalloc b+0x1/0x2 [m]'
+} >"$TMP/by_big.txt"
+expect_err by-overflow 1 "slabacct: $TMP/by_big.txt: the total of the group m does not fit in 64 bits" -b module --no-summary "$TMP/by_big.txt"
+expect_order by-big-by-function "b [m] a [m]" -b function -s caller -r "$TMP/by_big.txt"
+
 # ---- watch ----
 
 # Not a terminal: no clear codes; each refresh headed by its time (UTC,
@@ -573,6 +604,20 @@ expect_err output-no-dir 1 "slabacct: $TMP/none/x.prom: No such file or director
 expect_err watch-file-gone 1 "slabacct: $TMP/nothing: No such file or directory" \
 	--watch --count 2 "$TMP/nothing"
 
+# --by in a --watch time series: the groups at every refresh
+run by-watch -b cache -w --count 2 -i 0.1 --csv $BY
+{
+	printf 'time,'
+	head -n 1 expected/by-cache-csv.out
+	tail -n +2 expected/by-cache-csv.out | sed 's/^/TIME,/'
+	tail -n +2 expected/by-cache-csv.out | sed 's/^/TIME,/'
+} >"$TMP/want"
+if [ "$rc" = 0 ] && stamps "$TMP/out" | cmp -s "$TMP/want" -; then
+	pass by-watch
+else
+	fail by-watch "exit status $rc: $(stamps "$TMP/out" | diff "$TMP/want" - | head -5)"
+fi
+
 # ---- help, version, usage errors ----
 
 expect help 0 --help
@@ -633,6 +678,13 @@ usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a wh
 usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
 usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's -o is --once here)" -o -s total $V
 usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
+usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache or type)" --by file $V
+usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache or type)" -b '' $V
+usage_err sort-sites-without-by "slabacct: --sort: the key sites goes with --by" -s total,sites $V
+usage_err by-summary-only "slabacct: --by groups the rows: --summary-only does not go with it" -b module --summary-only $V
+usage_err by-folded "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b module --folded $V
+usage_err by-svg "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b function --svg x.svg $V
+usage_err by-openmetrics "slabacct: --by does not go with --openmetrics: its series carry module and function labels (sum by (module) in PromQL)" -b type --openmetrics $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 
 # ---- bad input ----
