@@ -188,25 +188,28 @@ TEST_F_TIMEOUT(unloaded, init_fails_at_every_allocation, 280)
 	snprintf(path, sizeof(path), "%s/slab_account.ko", sa_ko_dir());
 
 	/*
-	 * A root writer races every load with start, stop and reset: the
-	 * file must not exist before the module is whole, nor after a
-	 * failed init (probes on freed tables; the console checks).
+	 * A root writer races every load with writes: the file must not
+	 * exist before the module is whole, nor after a failed init (probes
+	 * on freed tables; the console checks).  Mostly "reset", a "stop"
+	 * and a "start" now and then: each of those waits for grace periods,
+	 * which under KASAN would stretch the loop past its time.
 	 */
 	writer = fork();
 	ASSERT_LE(0, writer);
 	if (!writer) {
-		static const char * const cmds[] = { "start", "stop", "reset" };
-
 		/* Gone with the test, whichever way it ends. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		for (unsigned int i = 0; ; i++) {
+			const char *cmd = i % 64 == 31 ? "stop" :
+					  i % 64 == 63 ? "start" : "reset";
 			int w = open(SA_PROC, O_WRONLY);
 
 			if (w >= 0) {
-				if (write(w, cmds[i % 3], strlen(cmds[i % 3])) < 0)
-					i++;
+				if (write(w, cmd, strlen(cmd)) < 0)
+					usleep(100);
 				close(w);
 			}
+			usleep(500);
 		}
 	}
 	fnfd = open("/proc/thread-self/fail-nth", O_RDWR);
