@@ -255,8 +255,12 @@ static int sa_hook_register(struct sa_hook *h, const char *sym)
 	h->rp.entry_handler = h->ret_entry;
 	h->rp.handler = h->ret;
 	h->rp.data_size = sizeof(struct sa_call);
-	/* Calls that may sleep: room for many at once. */
-	h->rp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
+	/*
+	 * Calls that may sleep: room for several at once per CPU (each is
+	 * an allocation at load); one that finds none is counted in
+	 * "missed hook calls".
+	 */
+	h->rp.maxactive = max_t(int, 16, 4 * num_possible_cpus());
 	return register_kretprobe(&h->rp);
 }
 
