@@ -104,7 +104,17 @@ for_kernel() {
 	read -r name major text <<< "$(sa_kernel_cc "$KDIR")"
 	[ "$name" != clang ] ||
 		die "$KVER was built with clang ($text): only gcc builds are supported"
-	local cross=${CROSS_COMPILE:-}
+	local cross=${CROSS_COMPILE:-} c
+	# This machine's compiler whose --version is the headers' text (a
+	# kernel built here, scripts/debug-kernel.sh's with a bare gcc): any
+	# other, even gcc-12 for gcc 12, makes kbuild warn that it differs.
+	for c in "$cross$name" "${cross}gcc"; do
+		if [ -n "$text" ] && command -v "$c" >/dev/null &&
+		   [ "$("$c" --version 2>/dev/null | head -n 1)" = "$text" ]; then
+			echo "$c -"
+			return
+		fi
+	done
 	# This machine: the named compiler, or a gcc of that major or newer.
 	if command -v "$cross$name" >/dev/null; then
 		echo "$cross$name -"
