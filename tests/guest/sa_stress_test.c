@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -250,12 +251,16 @@ static int cycler(struct chaos *c)
 	return 0;
 }
 
+/* A child that dies with the test (the harness's timeout kills the test). */
 static pid_t spawn(struct chaos *c, int (*fn)(struct chaos *))
 {
-	pid_t pid = fork();
+	pid_t ppid = getpid(), pid = fork();
 
-	if (!pid)
+	if (!pid) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != ppid)
+			_exit(1);
 		_exit(fn(c));
+	}
 	return pid;
 }
 
