@@ -10,6 +10,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -24,9 +26,21 @@
 DEFINE_MUTEX(sa_ctl_lock);
 static bool sa_active;
 static struct sa_stats sa_base;	/* the counters at the last reset */
+bool sa_log_steps;		/* log_times=1, in init and exit (sa_main.c) */
+
+u64 sa_step(const char *step, u64 since)
+{
+	u64 now = ktime_get_ns();
+
+	if (sa_log_steps)
+		pr_info("%s: %llu us\n", step,
+			div_u64(now - since, NSEC_PER_USEC));
+	return now;
+}
 
 int sa_start(void)
 {
+	u64 t = ktime_get_ns();
 	int ret;
 
 	lockdep_assert_held(&sa_ctl_lock);
@@ -35,7 +49,9 @@ int sa_start(void)
 	ret = sa_tracepoints_register(false);
 	if (ret)
 		goto fail;
+	t = sa_step("register the free tracepoints", t);
 	sa_kprobes_register(false);
+	t = sa_step("register the free kprobes", t);
 	ret = sa_tracepoints_register(true);
 	if (ret) {
 		sa_kprobes_unregister();
@@ -43,7 +59,9 @@ int sa_start(void)
 		tracepoint_synchronize_unregister();
 		goto fail;
 	}
+	t = sa_step("register the allocation tracepoints", t);
 	sa_kprobes_register(true);
+	sa_step("register the allocation kprobes", t);
 	WRITE_ONCE(sa_active, true);
 	return 0;
 fail:
@@ -53,13 +71,18 @@ fail:
 
 void sa_stop(void)
 {
+	u64 t = ktime_get_ns();
+
 	lockdep_assert_held(&sa_ctl_lock);
 	if (!sa_active)
 		return;
 	sa_kprobes_unregister();
+	t = sa_step("unregister the kprobes", t);
 	sa_tracepoints_unregister(true);
 	sa_tracepoints_unregister(false);
+	t = sa_step("unregister the tracepoints", t);
 	tracepoint_synchronize_unregister();
+	sa_step("tracepoint_synchronize_unregister", t);
 	WRITE_ONCE(sa_active, false);
 }
 

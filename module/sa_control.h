@@ -17,6 +17,12 @@ void sa_stop(void);
 /* Cumulative counters start again from now; live objects stay. */
 void sa_reset(void);
 bool sa_is_active(void);
+/*
+ * With sa_log_steps (log_times=1, while loading and unloading), log how
+ * long @step took since @since (ktime_get_ns()); returns the time now.
+ */
+extern bool sa_log_steps;
+u64 sa_step(const char *step, u64 since);
 /* The global event counters since the last reset. */
 void sa_stats_since_reset(struct sa_stats *st);
 

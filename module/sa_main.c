@@ -19,12 +19,15 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
+#include <linux/tracepoint.h>
 
 #include "sa_control.h"
 #include "sa_core.h"
@@ -49,6 +52,11 @@ static unsigned long max_sites;
 module_param(max_sites, ulong, 0444);
 MODULE_PARM_DESC(max_sites,
 		 "call-site table capacity (0 = auto: 32 per MiB of RAM, 1024..16384)");
+
+static bool log_times;
+module_param(log_times, bool, 0444);
+MODULE_PARM_DESC(log_times,
+		 "log how long each step of the load and of the unload takes");
 
 static size_t sa_table_bytes;
 
@@ -98,26 +106,33 @@ static int sa_alloc_tables(void)
 
 static int __init sa_init(void)
 {
+	u64 t0 = ktime_get_ns(), t;
 	int ret;
 
 	/* The object table keeps sizes in 32 bits. */
 	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
 
+	sa_log_steps = log_times;
 	ret = sa_kmem_cache_check();
 	if (ret)
 		return ret;
+	t = sa_step("check struct kmem_cache", t0);
 	ret = sa_alloc_tables();
 	if (ret)
 		return ret;
+	t = sa_step("allocate the tables", t);
 	ret = sa_names_watch();
 	if (ret)
 		goto out_tables;
 
+	t = ktime_get_ns();
 	mutex_lock(&sa_ctl_lock);
+	t = sa_step("take sa_ctl_lock", t);
 	ret = sa_start();
 	mutex_unlock(&sa_ctl_lock);
 	if (ret)
 		goto out_watch;
+	t = ktime_get_ns();
 
 	/* Last: nothing can write "start" or "stop" before this point. */
 	ret = sa_proc_create(sa_table_bytes);
@@ -125,6 +140,9 @@ static int __init sa_init(void)
 		pr_err("cannot create /proc/slab_account\n");
 		goto out_stop;
 	}
+	sa_step("create /proc/slab_account", t);
+	sa_step("load", t0);
+	sa_log_steps = false;
 
 	pr_info("tracking up to %lu objects and %u call sites in %zu bytes\n",
 		sa_objects_capacity(), sa_site_cap, sa_table_bytes);
@@ -144,18 +162,30 @@ out_tables:
 
 static void __exit sa_exit(void)
 {
+	u64 t0 = ktime_get_ns(), t;
+
+	sa_log_steps = log_times;
 	sa_proc_remove();
+	t = sa_step("remove /proc/slab_account", t0);
 	mutex_lock(&sa_ctl_lock);
+	t = sa_step("take sa_ctl_lock", t);
 	sa_stop();
 	mutex_unlock(&sa_ctl_lock);
+	t = ktime_get_ns();
 	sa_names_unwatch();
 	sa_free_tables();
+	t = sa_step("free the tables", t);
 	/*
-	 * The kernel frees what it kept for our probes (tracepoint probe
-	 * arrays, kretprobe instances) in RCU callbacks: let them run, so
-	 * that an unload leaves nothing of ours in flight (kmemleak).
+	 * The kernel frees what it kept for our probes (kretprobe instances,
+	 * tracepoint probe arrays) in RCU callbacks, the arrays then in
+	 * tracepoint_srcu's: let them run, so that an unload leaves nothing
+	 * of ours in flight (kmemleak).
 	 */
 	rcu_barrier();
+	t = sa_step("rcu_barrier", t);
+	srcu_barrier(&tracepoint_srcu);
+	sa_step("srcu_barrier", t);
+	sa_step("unload", t0);
 }
 
 module_init(sa_init);

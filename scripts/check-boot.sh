@@ -20,7 +20,9 @@
 #     sa_stress, sa_bench, sa_floor; or an address no symbol resolves any
 #     more, i.e. a module unloaded since: only ours are loaded in these
 #     guests).  Other leaks (the base kernel's; kmemleak is a heuristic)
-#     are listed, not failed.  With --debug the kernel must be one:
+#     are listed, not failed.  The suspects judged are those of init.sh's
+#     last scan, after pending RCU callbacks ran (SA_KMEMLEAK_FIRST: the
+#     first scan's).  With --debug the kernel must be one:
 #     "KernelAddressSanitizer initialized", SA_DEBUG_LOCKS= and
 #     SA_KMEMLEAK= lines are required;
 #   - slab_account not loaded (no SA_LOADED), no SA_TAINT= line (the guest
@@ -119,6 +121,11 @@ elif [ -n "$leaks" ]; then
 		grep -E '^unreferenced object|^    \[<' "$kml" | head -n 60 | sed 's/^/    /' >&2
 	fi
 	debugsum+="; kmemleak: $leaks suspected, $ours ours"
+	first=$(tr -d '\r' < "$con" | sed -n 's/^SA_KMEMLEAK_FIRST=//p' | tail -n 1)
+	[ -z "$first" ] ||
+		debugsum+=" (of $first before the RCU callbacks ran and a new scan)"
+	! grep -q '^SA_KMEMLEAK_BARRIER=failed' "$con" ||
+		log "kmemleak: slab_account's load and unload before the last scan failed (RCU callbacks not waited for)"
 fi
 
 # Top-level lines start in column 0; nested ones are indented (KTAP) or

@@ -44,6 +44,9 @@ primary=${SA_ALL_ROWS%% *}
 # (3 s to over 60 s each seen, and the test wants 100 in 1200 s).
 SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64}
 SA_REL_SMP=${SA_REL_SMP:-4}
+# $SA_REL_APPEND: more words for the reliability boot's command line, e.g.
+# SA_LOAD_PARAMS=log_times=1 (the stress test's loads of slab_account then
+# log each step's duration).
 SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 MATRIX="$SA_ROOT/build/matrix"
 
@@ -278,7 +281,7 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
 		boot_row test "$out/boot-rel" --smp "$relsmp" \
 			--timeout "$reltmo" \
-			--append "${env}sa.suite=slab_account_rel${SA_STRESS_SECS:+ SA_STRESS_SECS=$SA_STRESS_SECS}"
+			--append "${env}sa.suite=slab_account_rel${SA_STRESS_SECS:+ SA_STRESS_SECS=$SA_STRESS_SECS}${SA_REL_APPEND:+ $SA_REL_APPEND}"
 		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-rel"
 		;;
 	esac

@@ -3,9 +3,10 @@
  * Load: sa_stress.ko's allocation storms on every CPU (kthreads, timers,
  * hard-irq hrtimers, irq_work, frees on other CPUs) while one process
  * reads /proc/slab_account continuously, one writes reset/stop/start and
- * one unloads and loads slab_account (at least SA_CYCLES times), for
- * SA_STRESS_SECS seconds (default 60) of guest time.  Nothing may crash
- * and every snapshot must parse with sane rows.
+ * one unloads and loads slab_account, for SA_STRESS_SECS seconds (default
+ * 60) of guest time, the load cycles then until SA_CYCLES or a time budget
+ * (below; each cycle's rmmod and insmod timed).  Nothing may crash and
+ * every snapshot must parse with sane rows.
  *
  * Then the exact phase, on a freshly loaded slab_account (the chaos phase
  * leaves rows of objects freed while stopped, which no longer balance by
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +30,14 @@
 #include "sa_lib.h"
 
 #define SAS_PROC	"/proc/sa_stress"
+/*
+ * Load cycles: SA_CYCLES, unless the chaos phase's SA_STRESS_SECS and
+ * SA_CYCLE_EXTRA_SECS more have passed (a debug kernel: seconds a cycle);
+ * at least SA_MIN_CYCLES (two with tiny tables) in any case.
+ */
 #define SA_CYCLES	100
+#define SA_MIN_CYCLES	20
+#define SA_CYCLE_EXTRA_SECS	300
 #define NR_SAS_SITES	7
 
 struct chaos {
@@ -36,8 +45,16 @@ struct chaos {
 	unsigned long reads, read_absent, rows;
 	unsigned long writes[3], write_absent;
 	unsigned long cycles, tiny_loads;
+	double cycle_until;		/* when the cycles' time budget ends */
+	/* The cycler's rmmod or insmod in progress (op 0: none) and since. */
+	volatile int op;
+	volatile unsigned long op_seq;
+	volatile double op_since;
+	double op_secs[2], op_max[2];	/* rmmod, insmod: sum and longest */
 	char fail[1024];
 };
+
+static const char * const op_names[] = { "rmmod", "insmod" };
 
 static double now(void)
 {
@@ -79,7 +96,14 @@ static int reader(struct chaos *c)
 
 		if (sa_snap_read(&s, err, sizeof(err))) {
 			if (absent(err)) {
+				/*
+				 * A breath, not a spin: a task that never sleeps
+				 * holds RCU Tasks grace periods back, which the
+				 * kprobe optimizer waits for under kprobe_mutex
+				 * (a debug kernel's loads took minutes).
+				 */
 				c->read_absent++;
+				msleep(1);
 				continue;
 			}
 			snprintf(c->fail, sizeof(c->fail), "read: %s", err);
@@ -156,6 +180,37 @@ static int controller(struct chaos *c)
 	return 0;
 }
 
+/* Time the cycler's @op (1 rmmod, 2 insmod) that began at @t0. */
+static void op_done(struct chaos *c, int op, double t0, double t1)
+{
+	c->op = 0;
+	c->op_secs[op - 1] += t1 - t0;
+	if (t1 - t0 > c->op_max[op - 1])
+		c->op_max[op - 1] = t1 - t0;
+}
+
+/* An rmmod or insmod in progress for over 20 s: its kernel stack. */
+static void op_watch(struct chaos *c, pid_t pid, unsigned long *seen)
+{
+	double since = c->op_since;
+	unsigned long seq = c->op_seq;
+	int op = c->op;
+	char path[64], line[256];
+	FILE *f;
+
+	if (!op || seq == *seen || now() - since < 20)
+		return;
+	*seen = seq;
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	f = fopen(path, "r");
+	ksft_print_msg("load cycle %lu: %s for %.0f s so far; its stack:\n",
+		       c->cycles, op_names[op - 1], now() - since);
+	while (f && fgets(line, sizeof(line), f))
+		ksft_print_msg("  %s", line);
+	if (f)
+		fclose(f);
+}
+
 static int unload_sa(void)
 {
 	int err, tries = 0;
@@ -173,20 +228,34 @@ static int unload_sa(void)
 /* Unload and load slab_account, one load in ten with tiny tables. */
 static int cycler(struct chaos *c)
 {
+	const char *extra = getenv("SA_LOAD_PARAMS");
 	unsigned int seed = 777;
+	char params[256];
+	double t0;
 
-	while (!c->stop || c->cycles < SA_CYCLES) {
+	while (!c->stop || c->cycles < SA_MIN_CYCLES ||
+	       (c->cycles < SA_CYCLES && now() < c->cycle_until)) {
 		int tiny = c->cycles % 10 == 5, err;
 
+		snprintf(params, sizeof(params), "%s %s",
+			 tiny ? "max_objects=64 max_sites=16" : "",
+			 extra ? extra : "");
+		c->op_since = t0 = now();
+		c->op_seq++;
+		c->op = 1;
 		err = unload_sa();
+		op_done(c, 1, t0, now());
 		if (err) {
 			snprintf(c->fail, sizeof(c->fail), "rmmod #%lu: %s",
 				 c->cycles, strerror(err));
 			return 1;
 		}
 		msleep(rand_r(&seed) % 20);
-		err = sa_module_load("slab_account", tiny ?
-				     "max_objects=64 max_sites=16" : NULL);
+		c->op_since = t0 = now();
+		c->op_seq++;
+		c->op = 2;
+		err = sa_module_load("slab_account", params);
+		op_done(c, 2, t0, now());
 		if (err) {
 			snprintf(c->fail, sizeof(c->fail), "insmod #%lu: %s",
 				 c->cycles, strerror(err));
@@ -199,12 +268,16 @@ static int cycler(struct chaos *c)
 	return 0;
 }
 
+/* A child that dies with the test (the harness's timeout kills the test). */
 static pid_t spawn(struct chaos *c, int (*fn)(struct chaos *))
 {
-	pid_t pid = fork();
+	pid_t ppid = getpid(), pid = fork();
 
-	if (!pid)
+	if (!pid) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != ppid)
+			_exit(1);
 		_exit(fn(c));
+	}
 	return pid;
 }
 
@@ -349,12 +422,15 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 	struct chaos *c = self->c;
 	unsigned long long allocs, frees, n;
 	pid_t pids[3];
+	unsigned long watched = 0;
 	double t0, t;
+	pid_t w;
 	int st;
 
 	/* Phase 1: chaos. */
 	ASSERT_EQ(0, sas_cmd("start"));
 	t0 = now();
+	c->cycle_until = t0 + secs + SA_CYCLE_EXTRA_SECS;
 	pids[0] = spawn(c, reader);
 	pids[1] = spawn(c, controller);
 	pids[2] = spawn(c, cycler);
@@ -367,15 +443,28 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 			       now() - t0, allocs, frees, c->reads,
 			       c->read_absent, c->writes[0], c->writes[1],
 			       c->writes[2], c->write_absent, c->cycles);
+		op_watch(c, pids[2], &watched);
 		if (c->fail[0])
 			break;
 	}
 	c->stop = 1;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
 		ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st))
 			TH_LOG("child %d: %s", i, c->fail);
 	}
+	/* The cycler may have cycles to go: its progress every 10 s. */
+	for (int i = 1; !(w = waitpid(pids[2], &st, WNOHANG)); i++) {
+		msleep(1000);
+		if (i % 10)
+			continue;
+		ksft_print_msg("chaos over at %.0f s: load cycles %lu\n",
+			       now() - t0, c->cycles);
+		op_watch(c, pids[2], &watched);
+	}
+	ASSERT_EQ(pids[2], w);
+	ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st))
+		TH_LOG("child 2: %s", c->fail);
 	t = now() - t0;
 	ASSERT_EQ(0, sas_cmd("stop"));
 	sas_totals(&allocs, &frees);
@@ -384,8 +473,16 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 		       c->reads, c->rows, c->read_absent, c->writes[0],
 		       c->writes[1], c->writes[2], c->write_absent, c->cycles,
 		       c->tiny_loads);
+	if (c->cycles)
+		ksft_print_msg("report: stress load cycles: %lu of %d in %.0f s%s; rmmod %.2f s on average (longest %.2f s), insmod %.2f s (longest %.2f s)\n",
+			       c->cycles, SA_CYCLES, t,
+			       c->cycles < SA_CYCLES ? " (the time budget ran out)" : "",
+			       c->op_secs[0] / c->cycles, c->op_max[0],
+			       c->op_secs[1] / c->cycles, c->op_max[1]);
 	EXPECT_LE(secs, (int)t);
-	EXPECT_LE(SA_CYCLES, c->cycles);
+	EXPECT_LE(SA_MIN_CYCLES, c->cycles);
+	if (c->cycles < SA_CYCLES)
+		EXPECT_LE(secs + SA_CYCLE_EXTRA_SECS, (int)t + 1);
 	EXPECT_LT(0, c->reads);
 
 	/* Phase 2: exact, on a fresh instance, the pools empty. */
