@@ -162,4 +162,37 @@ TEST(exact_on_every_path)
 	sa_module_unload("sa_test");
 }
 
+/*
+ * sa_test_alloc_init runs from sa_test's __init code, freed once the module
+ * is live, and its object is freed at unload: the row keeps the name its
+ * code had (not a bare address), before and after the unload.
+ */
+TEST(names_outlive_their_code)
+{
+	const struct sa_row *r;
+	char err[256], name[256];
+	unsigned long long objs;
+	struct sa_snap s;
+	int n;
+
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	r = sa_snap_row(&s, "sa_test_alloc_init", &n);
+	ASSERT_NE(NULL, r) TH_LOG("no row for sa_test_alloc_init");
+	EXPECT_EQ(1, n);
+	EXPECT_LE(1, r->objs);
+	snprintf(name, sizeof(name), "%s", r->caller);
+	objs = r->objs;
+	ksft_print_msg("__init code's site: %s, %llu live\n", name, objs);
+	sa_snap_free(&s);
+
+	ASSERT_EQ(0, sa_module_unload("sa_test"));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	r = sa_snap_row(&s, "sa_test_alloc_init", &n);
+	ASSERT_NE(NULL, r) TH_LOG("the unloaded module's row lost its name");
+	EXPECT_STREQ(name, r->caller);
+	EXPECT_EQ(objs - 1, r->objs);
+	sa_snap_free(&s);
+}
+
 SA_SELFTEST_MAIN(1)

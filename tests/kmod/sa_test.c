@@ -41,6 +41,9 @@
  * (sizes no other site uses: the compiler folds identical functions)
  *   move_to      that krealloc (its caller is this site), kept
  * "free" frees what is kept.
+ *
+ * At load, sa_test_alloc_init (__init code, freed after init) allocates a
+ * kmalloc(72) kept until unload: its row must keep its caller's name.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -580,17 +583,25 @@ static void sat_ctor(void *obj)
 }
 
 static struct proc_dir_entry *sat_proc;
+static void *sat_init_obj;
+
+static noinline __init void *sa_test_alloc_init(void)
+{
+	return SAT_SITE(kmalloc(72, GFP_KERNEL));
+}
 
 static int __init sat_init(void)
 {
 	sat_cache = kmem_cache_create("sa_test_cache", 200, 0, 0, sat_ctor);
 	if (!sat_cache)
 		return -ENOMEM;
+	sat_init_obj = sa_test_alloc_init();
 	timer_setup(&sat_timer, sat_timer_fn, 0);
 	hrtimer_setup(&sat_hrtimer, sat_hrtimer_fn, CLOCK_MONOTONIC,
 		      SAT_HRTIMER_MODE);
 	sat_proc = proc_create("sa_test", 0600, NULL, &sat_proc_ops);
 	if (!sat_proc) {
+		kfree(sat_init_obj);
 		kmem_cache_destroy(sat_cache);
 		return -ENOMEM;
 	}
@@ -603,6 +614,7 @@ static void __exit sat_exit(void)
 	timer_delete_sync(&sat_timer);
 	hrtimer_cancel(&sat_hrtimer);
 	sat_free_all();
+	kfree(sat_init_obj);
 	kmem_cache_destroy(sat_cache);
 }
 
