@@ -189,7 +189,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 		      const void *ptr, size_t bytes_req, size_t bytes_alloc,
 		      const struct kmem_cache *s)
 {
-	unsigned long key = (unsigned long)ptr, h;
+	unsigned long key = (unsigned long)ptr;
 	struct sa_site *e;
 	u32 alloc32, req32;
 	long slot;
@@ -201,17 +201,9 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 		return;		/* else kmalloc(0): nothing handed out */
 	}
 
-	h = sa_hash(call_site, sa_site_hash_mask);
-	e = sa_site_lookup(call_site, h);
-	if (unlikely(!e)) {
-		e = sa_site_get_slow(call_site, s, h);
-		if (unlikely(!e))
-			return;		/* call-site table full */
-	}
-	if (unlikely(!(READ_ONCE(e->type) &
-		       (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
-		     (s && s != READ_ONCE(e->cache))))
-		sa_site_note_type(e, s);
+	e = sa_site_get(call_site, s);
+	if (unlikely(!e))
+		return;		/* call-site table full */
 
 	/* At most KMALLOC_MAX_SIZE was handed out (sa_main.c): 32 bits. */
 	alloc32 = bytes_alloc;
@@ -297,7 +289,6 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	struct sa_objval *val;
 	struct sa_site *old, *e;
 	u32 bytes_alloc, bytes_req;
-	unsigned long h;
 	long slot;
 	s64 live;
 
@@ -310,15 +301,9 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	old = sa_site_of(val->site);
 	if (old->call_site == call_site)
 		return;
-	h = sa_hash(call_site, sa_site_hash_mask);
-	e = sa_site_lookup(call_site, h);
-	if (!e) {
-		e = sa_site_get_slow(call_site, NULL, h);
-		if (!e)
-			return;
-	}
-	if (!(READ_ONCE(e->type) & SA_TYPE_KMALLOC))
-		sa_site_note_type(e, NULL);
+	e = sa_site_get(call_site, NULL);
+	if (!e)
+		return;
 	bytes_alloc = val->bytes_alloc;
 	bytes_req = READ_ONCE(val->bytes_req);
 	sa_site_uncount_alloc(old, bytes_alloc, bytes_req);

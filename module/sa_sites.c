@@ -157,8 +157,9 @@ static int sa_site_reserve(void)
 }
 
 /* Find or add the entry of @call_site, starting at hash slot @h. */
-struct sa_site *sa_site_get_slow(unsigned long call_site,
-				 const struct kmem_cache *s, unsigned long h)
+static struct sa_site *sa_site_get_slow(unsigned long call_site,
+					const struct kmem_cache *s,
+					unsigned long h)
 {
 	struct sa_site *e, *v;
 	int idx = -1;
@@ -236,7 +237,7 @@ static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
 }
 
-void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 {
 	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
 
@@ -245,6 +246,28 @@ void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 	if (s)
 		sa_site_note_cache(e, s);
 	sa_site_set_fast(e);
+}
+
+/*
+ * The entry of @call_site, added if new, noting an allocation of the kind
+ * @s says (NULL kmalloc, else its cache); NULL when the table is full.
+ */
+struct sa_site *sa_site_get(unsigned long call_site,
+			    const struct kmem_cache *s)
+{
+	unsigned long h = sa_hash(call_site, sa_site_hash_mask);
+	struct sa_site *e = sa_site_lookup(call_site, h);
+
+	if (unlikely(!e)) {
+		e = sa_site_get_slow(call_site, s, h);
+		if (unlikely(!e))
+			return NULL;
+	}
+	if (unlikely(!(READ_ONCE(e->type) &
+		       (s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC)) ||
+		     (s && s != READ_ONCE(e->cache))))
+		sa_site_note_type(e, s);
+	return e;
 }
 
 /* Raise the peak of @e to @live if it is higher. */

@@ -13,10 +13,12 @@
 int sa_sites_alloc(unsigned long sites, size_t *bytes);
 void sa_sites_free(void);
 
-/* Slow paths of an allocation (any context). */
-struct sa_site *sa_site_get_slow(unsigned long call_site,
-				 const struct kmem_cache *s, unsigned long h);
-void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s);
+/*
+ * Slow paths of an allocation (any context): the site of @call_site,
+ * added if new and its type noted; NULL when the table is full.
+ */
+struct sa_site *sa_site_get(unsigned long call_site,
+			    const struct kmem_cache *s);
 
 /* Entries handed out so far (some may be spares, not yet ready). */
 unsigned int sa_sites_seen(void);
