@@ -192,6 +192,7 @@ struct sa_hook {
 		struct kprobe kp;
 		struct kretprobe rp;
 	};
+	struct kprobe pin;		/* keeps it from being optimized */
 	const char *sym;		/* the name hooked, when it is */
 	int err;			/* why not, else 0 */
 	unsigned long missed;		/* of earlier registrations */
@@ -242,13 +243,44 @@ static struct sa_hook sa_hooks[SA_NR_PATHS] = {
 #endif
 };
 
+static void sa_pin_post(struct kprobe *kp, struct pt_regs *regs,
+			unsigned long flags)
+{
+}
+
+/*
+ * A kprobe that is not on ftrace is, where the kernel can, optimized into
+ * a jump; arming and disarming those waits for RCU Tasks grace periods in
+ * the kprobe optimizer, under the kprobe and text mutexes, and a busy
+ * machine can stretch them to minutes: every insmod and rmmod (and the
+ * tracepoints' static keys, behind text_mutex) would wait for them.  A
+ * kprobe with a post handler is never optimized, so a second kprobe at
+ * the same address with an empty one keeps the hook a breakpoint: it
+ * costs a single step per call there, and loads and unloads never wait.
+ */
+static void sa_hook_pin(struct sa_hook *h, struct kprobe *kp)
+{
+	memset(&h->pin, 0, sizeof(h->pin));
+	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(kp))
+		return;
+	h->pin.addr = kp->addr;
+	h->pin.post_handler = sa_pin_post;
+	if (register_kprobe(&h->pin))
+		h->pin.addr = NULL;	/* still hooked, only optimizable */
+}
+
 static int sa_hook_register(struct sa_hook *h, const char *sym)
 {
+	int err;
+
 	if (h->entry) {
 		memset(&h->kp, 0, sizeof(h->kp));
 		h->kp.symbol_name = sym;
 		h->kp.pre_handler = h->entry;
-		return register_kprobe(&h->kp);
+		err = register_kprobe(&h->kp);
+		if (!err)
+			sa_hook_pin(h, &h->kp);
+		return err;
 	}
 	memset(&h->rp, 0, sizeof(h->rp));
 	h->rp.kp.symbol_name = sym;
@@ -261,7 +293,10 @@ static int sa_hook_register(struct sa_hook *h, const char *sym)
 	 * "missed hook calls".
 	 */
 	h->rp.maxactive = max_t(int, 16, 4 * num_possible_cpus());
-	return register_kretprobe(&h->rp);
+	err = register_kretprobe(&h->rp);
+	if (!err)
+		sa_hook_pin(h, &h->rp.kp);
+	return err;
 }
 
 static unsigned long sa_hook_missed_now(const struct sa_hook *h)
@@ -330,11 +365,14 @@ void sa_kprobes_report(void)
 
 void sa_kprobes_unregister(void)
 {
+	struct kprobe *kps[2 * ARRAY_SIZE(sa_hooks)];
 	struct kretprobe *rps[ARRAY_SIZE(sa_hooks)];
-	struct kprobe *kps[ARRAY_SIZE(sa_hooks)];
 	unsigned int i, nk = 0, nr = 0;
 
-	/* Allocation hooks first; one wait for handlers per kind. */
+	/*
+	 * Allocation hooks first; one wait for handlers per kind.  The pins
+	 * go last: a hook without its pin could be optimized again.
+	 */
 	for (i = ARRAY_SIZE(sa_hooks); i--; ) {
 		struct sa_hook *h = &sa_hooks[i];
 
@@ -345,6 +383,12 @@ void sa_kprobes_unregister(void)
 		else
 			rps[nr++] = &h->rp;
 	}
+	for (i = ARRAY_SIZE(sa_hooks); i--; ) {
+		struct sa_hook *h = &sa_hooks[i];
+
+		if (h->sym && h->pin.addr)
+			kps[nk++] = &h->pin;
+	}
 	if (nr)
 		unregister_kretprobes(rps, nr);
 	if (nk)
@@ -354,6 +398,7 @@ void sa_kprobes_unregister(void)
 
 		h->missed += sa_hook_missed_now(h);
 		h->sym = NULL;
+		h->pin.addr = NULL;
 	}
 }
 
