@@ -45,6 +45,17 @@
  *			subtracted after it is taken out, so never negative.
  * sa_site.peak		atomic64 maximum of live_alloc (cmpxchg loop);
  *			reset sets it to live_alloc under sa_ctl_lock.
+ * sa_site.req_range	the smallest and largest request (32 bits each),
+ *			widened by a cmpxchg loop after the allocation is
+ *			counted; reset empties it under sa_ctl_lock.  From
+ *			empty to one size, .first_req is written after it.
+ * sa_site.sizes[]	atomic64 counts by size of the requests that went to
+ *			sa_site_note_slow(), less those taken back (may go
+ *			below zero).  Every request the hot path did not
+ *			count there was of .first_req bytes (the range only
+ *			widens), so allocs - the other buckets is its
+ *			bucket's count: exact when the site is quiet, never
+ *			shown below zero.  Reset zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
@@ -65,6 +76,11 @@
  * sa_objval.bytes_req, .site	besides the publish above, changed by an
  *			in-place resize or a recharge (krealloc), which the
  *			object's owner makes while no free of it can run.
+ * sa_objval.born	written with the value, before the key.  The detail
+ *			file's scan reads a key, smp_rmb(), the value,
+ *			smp_rmb(), the key again: the value belongs to that
+ *			key (or to a twin allocated at the same address
+ *			meanwhile, whose fields each are an object's).
  * sa_stats (per CPU)	only grow; the header subtracts sa_base, taken by
  *			reset under sa_ctl_lock.
  *
@@ -78,6 +94,7 @@
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/hash.h>
+#include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -93,6 +110,8 @@
 #define SA_MAX_SITES		BIT(20)
 /* Per-CPU counters are allocated in blocks of this many sites. */
 #define SA_PCPU_BLOCK		512
+/* Request sizes <= 8, <= 16, ... <= 8192, > 8192 bytes. */
+#define SA_SIZE_BUCKETS		12
 
 /* For cache allocations when the kernel does not say which cache. */
 #define SA_CACHE_UNKNOWN	((const struct kmem_cache *)1UL)
@@ -138,6 +157,14 @@ struct sa_site {
 
 	atomic64_t live_alloc ____cacheline_aligned;
 	atomic64_t peak;		/* of live_alloc, since the last reset */
+	/*
+	 * Requests since the last reset: the smallest and the largest
+	 * (sa_req_range()), the first, and counts by size of those the hot
+	 * path did not find equal to both extremes (sa_site_sizes()).
+	 */
+	u64 req_range;
+	u32 first_req;
+	atomic64_t sizes[SA_SIZE_BUCKETS];
 };
 
 /* What only the slow paths and the file read of a site: not in its lines. */
@@ -165,6 +192,7 @@ struct sa_objval {
 	u32 site;		/* the site's byte offset in sa_sites */
 	u32 bytes_alloc;
 	u32 bytes_req;
+	u32 born;		/* sa_clock() when it was allocated */
 };
 
 /* Global event counters, per CPU, summed at read time. */
@@ -218,6 +246,39 @@ static __always_inline unsigned long sa_hash(unsigned long key,
 	return ((u64)key * GOLDEN_RATIO_64 >> SA_HASH_SHIFT) & mask;
 }
 
+/*
+ * The module's clock: jiffies in units of 2^SA_CLOCK_SHIFT, at most a
+ * quarter of a second, in 32 bits (no wrap in 17 years: ages are
+ * differences modulo 2^32).  Shown rounded to the second.
+ */
+#define SA_CLOCK_SHIFT	ilog2(HZ / 4)
+extern unsigned long sa_epoch;		/* jiffies at load */
+
+static __always_inline u32 sa_clock(void)
+{
+	return READ_ONCE(jiffies) >> SA_CLOCK_SHIFT;
+}
+
+/* @t ticks of the clock in jiffies. */
+static inline u64 sa_clock_jiffies(u32 t)
+{
+	return (u64)t << SA_CLOCK_SHIFT;
+}
+
+/* The bucket of a request of @req bytes (> 0): <= 8, <= 16, ..., > 8192. */
+static inline unsigned int sa_size_bucket(u32 req)
+{
+	return min_t(unsigned int, fls((req - 1) >> 3), SA_SIZE_BUCKETS - 1);
+}
+
+/* A site's request extremes as sa_site.req_range holds them. */
+#define SA_REQ_NONE	((u64)U32_MAX)	/* no request yet: min > max */
+
+static __always_inline u64 sa_req_range(u32 min, u32 max)
+{
+	return (u64)max << 32 | min;
+}
+
 /* ---- call sites ------------------------------------------------------ */
 
 /* The site at byte offset @off: object values keep offsets, not indexes. */
@@ -238,7 +299,8 @@ static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
 	return NULL;
 }
 
-void sa_site_peak(struct sa_site *e, s64 live);
+void sa_site_note_slow(struct sa_site *e, s64 live, u32 req);
+void sa_site_uncount_size(struct sa_site *e, u32 req);
 
 /* Count an allocation at @e; returns the site's live bytes after it. */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
@@ -254,13 +316,17 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 }
 
 /*
- * Raise the peak after an allocation left @live bytes live.  A maximum:
- * when it is raised does not matter, so callers do it last (a tail call).
+ * After an allocation of @req bytes left @live bytes live: raise the peak;
+ * unless the site only ever had requests of @req bytes, count its size and
+ * widen the extremes.  When does not matter, so callers do it last (a
+ * tail call).
  */
-static __always_inline void sa_site_note_live(struct sa_site *e, s64 live)
+static __always_inline void sa_site_note(struct sa_site *e, s64 live,
+					 u32 req)
 {
-	if (unlikely(live > atomic64_read(&e->peak)))
-		sa_site_peak(e, live);
+	if (unlikely(live > atomic64_read(&e->peak)) ||
+	    unlikely(READ_ONCE(e->req_range) != sa_req_range(req, req)))
+		sa_site_note_slow(e, live, req);
 }
 
 /* Take back an allocation counted at @e that was reported twice. */
@@ -271,6 +337,7 @@ static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
 	struct sa_site_pcpu __percpu *c = e->pcpu;
 
 	atomic64_sub(bytes_alloc, &e->live_alloc);
+	sa_site_uncount_size(e, bytes_req);
 	this_cpu_sub(c->bytes_req, bytes_req);
 	this_cpu_sub(c->bytes_alloc, bytes_alloc);
 	this_cpu_dec(c->allocs);
@@ -339,7 +406,7 @@ static __always_inline struct sa_objval *sa_val_at(unsigned long h,
  * Publish a claimed slot: count the allocation at @e, fill the value,
  * then let the key be seen.  Counted before the key is seen, so before
  * any free of the object; the value is written before the key.  Returns
- * the site's live bytes for sa_site_note_live().
+ * the site's live bytes for sa_site_note().
  */
 static __always_inline s64 sa_obj_publish(unsigned long *keyp,
 					  struct sa_objval *val,
@@ -352,6 +419,7 @@ static __always_inline s64 sa_obj_publish(unsigned long *keyp,
 	val->site = e->off;
 	val->bytes_alloc = bytes_alloc;
 	val->bytes_req = bytes_req;
+	val->born = sa_clock();
 	/* The value before the key (sa_bucket_find()'s smp_rmb()). */
 	smp_store_release(keyp, key);
 	return live;
@@ -426,7 +494,7 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 	/* What was handed out is at most KMALLOC_MAX_SIZE: 32 bits. */
 	live = sa_obj_publish(&home->key[j], sa_val_at(h, j), key, e,
 			      bytes_alloc, bytes_req);
-	sa_site_note_live(e, live);
+	sa_site_note(e, live, bytes_req);
 	return;
 slow:
 	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);

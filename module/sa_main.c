@@ -15,6 +15,7 @@
  *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
  *   sa_control.c	start, stop, reset
  *   sa_proc.c		/proc/slab_account
+ *   sa_detail.c		/proc/slab_account_detail: ages and request sizes
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,6 +32,7 @@
 
 #include "sa_control.h"
 #include "sa_core.h"
+#include "sa_detail.h"
 #include "sa_kmem_cache.h"
 #include "sa_names.h"
 #include "sa_objects.h"
@@ -59,6 +61,7 @@ MODULE_PARM_DESC(log_times,
 		 "log how long each step of the load and of the unload takes");
 
 static size_t sa_table_bytes;
+unsigned long sa_epoch;		/* jiffies at load (the detail file) */
 
 static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
 				   unsigned long hi)
@@ -113,6 +116,11 @@ static int __init sa_init(void)
 	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
 
 	sa_log_steps = log_times;
+	sa_epoch = jiffies;
+	/* Before any probe: its own allocations are not accounted. */
+	ret = sa_detail_measure();
+	if (ret)
+		return ret;
 	ret = sa_kmem_cache_check();
 	if (ret)
 		return ret;
@@ -140,7 +148,12 @@ static int __init sa_init(void)
 		pr_err("cannot create /proc/slab_account\n");
 		goto out_stop;
 	}
-	sa_step("create /proc/slab_account", t);
+	ret = sa_detail_create();
+	if (ret) {
+		pr_err("cannot create /proc/slab_account_detail\n");
+		goto out_proc;
+	}
+	sa_step("create the /proc files", t);
 	sa_step("load", t0);
 	sa_log_steps = false;
 
@@ -149,6 +162,8 @@ static int __init sa_init(void)
 	sa_kprobes_report();
 	return 0;
 
+out_proc:
+	sa_proc_remove();
 out_stop:
 	mutex_lock(&sa_ctl_lock);
 	sa_stop();
@@ -165,8 +180,9 @@ static void __exit sa_exit(void)
 	u64 t0 = ktime_get_ns(), t;
 
 	sa_log_steps = log_times;
+	sa_detail_remove();
 	sa_proc_remove();
-	t = sa_step("remove /proc/slab_account", t0);
+	t = sa_step("remove the /proc files", t0);
 	mutex_lock(&sa_ctl_lock);
 	t = sa_step("take sa_ctl_lock", t);
 	sa_stop();

@@ -13,6 +13,7 @@
 
 #include <linux/log2.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
@@ -79,6 +80,74 @@ void sa_stats_sum(struct sa_stats *sum)
 		sum->resized += READ_ONCE(c->resized);
 		sum->resized_unknown += READ_ONCE(c->resized_unknown);
 		sum->twice += READ_ONCE(c->twice);
+	}
+}
+
+/* ---- ages --------------------------------------------------------------- */
+
+const u32 sa_age_bounds[SA_AGE_BUCKETS - 1] = { 1, 10, 60, 600, 3600 };
+
+/* @age in clock ticks (sa_clock()). */
+static void sa_obj_age(struct sa_obj_ages *a, u32 bytes_alloc, u32 bytes_req,
+		       u32 age)
+{
+	unsigned int i;
+	u64 bs;
+
+	for (i = 0; i < SA_AGE_BUCKETS - 1; i++)
+		if (sa_clock_jiffies(age) < (u64)sa_age_bounds[i] * HZ)
+			break;
+	a->ages[i]++;
+	a->objs++;
+	a->bytes += bytes_alloc;
+	a->req += bytes_req;
+	a->oldest = max(a->oldest, age);
+	if (check_add_overflow(a->byte_ticks, (u64)bytes_alloc * age, &bs))
+		bs = U64_MAX;
+	a->byte_ticks = bs;
+}
+
+void sa_objects_scan(struct sa_obj_ages *acc, unsigned int nsites)
+{
+	unsigned long b;
+	unsigned int j;
+
+	for (b = 0; b <= sa_bucket_mask; b++) {
+		struct sa_bucket *bk = &sa_buckets[b];
+
+		if (!(b % 4096))
+			cond_resched();
+		for (j = 0; j < SA_BUCKET_KEYS; j++) {
+			unsigned long key = READ_ONCE(bk->key[j]);
+			struct sa_objval *val = sa_val_at(b, j);
+			u32 site, bytes_alloc, bytes_req, born;
+			unsigned long idx;
+
+			if (key <= SA_KEY_BUSY)
+				continue;
+			/* Pairs with the release that published the key. */
+			smp_rmb();
+			site = READ_ONCE(val->site);
+			bytes_alloc = READ_ONCE(val->bytes_alloc);
+			bytes_req = READ_ONCE(val->bytes_req);
+			born = READ_ONCE(val->born);
+			/* Still the same key: the value was its (or a twin's). */
+			smp_rmb();
+			if (READ_ONCE(bk->key[j]) != key)
+				continue;
+			idx = site / sizeof(struct sa_site);
+			if (idx >= nsites)
+				continue;
+			/*
+			 * A slot freed and taken again by the same address
+			 * meanwhile may mix two objects' values: each is one
+			 * an object had, and requested never exceeds handed.
+			 */
+			/* Read after born: modulo 2^32, the age. */
+			sa_obj_age(&acc[idx], bytes_alloc,
+				   min(bytes_req, bytes_alloc),
+				   sa_clock() - born);
+		}
 	}
 }
 
@@ -181,7 +250,8 @@ static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
 	val->site = e->off;
 	val->bytes_alloc = bytes_alloc;
 	WRITE_ONCE(val->bytes_req, bytes_req);
-	sa_site_note_live(e, live);
+	WRITE_ONCE(val->born, sa_clock());
+	sa_site_note(e, live, bytes_req);
 }
 
 noinline __noclone void
@@ -225,7 +295,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 	}
 	live = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
 			      alloc32, req32);
-	sa_site_note_live(e, live);
+	sa_site_note(e, live, req32);
 }
 
 /* A free of a pointer not in its home bucket: spilled, or unknown. */
@@ -309,5 +379,5 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
 	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 	WRITE_ONCE(val->site, e->off);
-	sa_site_note_live(e, live);
+	sa_site_note(e, live, bytes_req);
 }

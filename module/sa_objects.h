@@ -14,6 +14,28 @@ void sa_objects_free(void);
 /* Its slots. */
 unsigned long sa_objects_capacity(void);
 
+/* The detail file's age columns: 6, by bounds in seconds. */
+#define SA_AGE_BUCKETS	6
+
+/* What a scan of the object table found of one site's live objects. */
+struct sa_obj_ages {
+	u64 bytes, req;
+	u64 byte_ticks;		/* sum of bytes x age, saturated */
+	u32 objs;
+	u32 oldest;		/* age, in sa_clock() ticks */
+	u32 ages[SA_AGE_BUCKETS];
+};
+
+/* The age bounds: ages below each, then the rest. */
+extern const u32 sa_age_bounds[SA_AGE_BUCKETS - 1];
+
+/*
+ * Every live object in the table, into @acc[site index] for the first
+ * @nsites sites (zeroed by the caller), with its age when it was read.
+ * Process context; a moment's picture of a busy table.
+ */
+void sa_objects_scan(struct sa_obj_ages *acc, unsigned int nsites);
+
 /* The per-CPU event counters, summed. */
 void sa_stats_sum(struct sa_stats *sum);
 

@@ -184,17 +184,53 @@ static char *sa_put_str(char *p, const char *str, size_t max)
 	return p + n;
 }
 
-/* Widths and nine u64s, then the type with a cache's name. */
-#define SA_ROW_LEN	(11 + 5 * 8 + 6 + 9 * 21 + 8 + SA_NAME_LEN)
+/* Widths and nine u64s. */
+#define SA_ROW_LEN	(11 + 5 * 8 + 6 + 9 * 21)
+
+/*
+ * The end of a row of either file: the site's type (with a cache's name)
+ * and its caller, and the line's end.  @sym is KSYM_SYMBOL_LEN bytes.
+ */
+void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
+{
+	unsigned long type = READ_ONCE(e->type);
+	char id[8 + SA_NAME_LEN], *p = id;
+	const char *name;
+
+	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE)) {
+		p = sa_put_str(p, "mixed ", 8);
+	} else if (type & SA_TYPE_MULTI) {
+		p = sa_put_str(p, "cache:* ", 8);
+	} else if (type & SA_TYPE_CACHE) {
+		const char *cname = sa_site_cold(e)->name;
+
+		p = sa_put_str(p, "cache", 8);
+		if (cname[0]) {
+			*p++ = ':';
+			p = sa_put_str(p, cname, SA_NAME_LEN - 1);
+		}
+		*p++ = ' ';
+	} else {
+		p = sa_put_str(p, "kmalloc ", 8);
+	}
+	seq_write(m, id, p - id);
+
+	name = sa_site_name(e, sym);
+	if (name) {
+		seq_puts(m, name);
+		seq_putc(m, '\n');
+	} else {
+		/* No symbol: the address, as kptr_restrict allows. */
+		seq_printf(m, "%pK\n", (void *)e->call_site);
+	}
+}
 
 /* The row of @e, from the view sa_seq_find() took of it. */
 static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 {
 	struct sa_reader *r = m->private;
 	const struct sa_site_view *v = &r->view;
-	unsigned long type = READ_ONCE(e->type);
 	char row[SA_ROW_LEN], af[44], *p = row, *q;
-	const char *name;
 	size_t n;
 
 	p = sa_put_num(p, v->total, 11);
@@ -213,33 +249,8 @@ static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 		*p++ = ' ';
 	memcpy(p, af, q - af);
 	p += q - af;
-
-	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE)) {
-		p = sa_put_str(p, "mixed ", 8);
-	} else if (type & SA_TYPE_MULTI) {
-		p = sa_put_str(p, "cache:* ", 8);
-	} else if (type & SA_TYPE_CACHE) {
-		const char *cname = sa_site_cold(e)->name;
-
-		p = sa_put_str(p, "cache", 8);
-		if (cname[0]) {
-			*p++ = ':';
-			p = sa_put_str(p, cname, SA_NAME_LEN - 1);
-		}
-		*p++ = ' ';
-	} else {
-		p = sa_put_str(p, "kmalloc ", 8);
-	}
 	seq_write(m, row, p - row);
-
-	name = sa_site_name(e, r->sym);
-	if (name) {
-		seq_puts(m, name);
-		seq_putc(m, '\n');
-	} else {
-		/* No symbol: the address, as kptr_restrict allows. */
-		seq_printf(m, "%pK\n", (void *)e->call_site);
-	}
+	sa_proc_site_id(m, e, r->sym);
 }
 
 static int sa_seq_show(struct seq_file *m, void *v)

@@ -177,6 +177,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				memset(e, 0, sizeof(*e));
 				e->call_site = call_site;
 				e->off = (char *)e - (char *)sa_sites;
+				e->req_range = SA_REQ_NONE;
 				/* Zeroed at load, used by no site before. */
 				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
 					  idx % SA_PCPU_BLOCK;
@@ -270,8 +271,33 @@ struct sa_site *sa_site_get(unsigned long call_site,
 	return e;
 }
 
-/* Raise the peak of @e to @live if it is higher. */
-noinline void sa_site_peak(struct sa_site *e, s64 live)
+/* Widen @e's request extremes to @req. */
+static void sa_site_widen(struct sa_site *e, u32 req)
+{
+	u64 cur = READ_ONCE(e->req_range);
+
+	for (;;) {
+		u32 min = lower_32_bits(cur), max = upper_32_bits(cur);
+		u64 old, want;
+
+		want = sa_req_range(min_t(u32, min, req), max_t(u32, max, req));
+		if (want == cur)
+			return;
+		old = cmpxchg64(&e->req_range, cur, want);
+		if (old == cur)
+			break;
+		cur = old;
+	}
+	/* From none to one size: the size the hot path takes as known. */
+	if (cur == SA_REQ_NONE)
+		WRITE_ONCE(e->first_req, req);
+}
+
+/*
+ * Raise the peak of @e to @live if it is higher; count a request of @req
+ * bytes by its size and widen the extremes to it.
+ */
+noinline void sa_site_note_slow(struct sa_site *e, s64 live, u32 req)
 {
 	s64 peak = atomic64_read(&e->peak);
 
@@ -282,6 +308,18 @@ noinline void sa_site_peak(struct sa_site *e, s64 live)
 			break;
 		peak = old;
 	}
+	atomic64_inc(&e->sizes[sa_size_bucket(req)]);
+	sa_site_widen(e, req);
+}
+
+/* An allocation of @req bytes taken back from @e (sa_site_uncount_alloc). */
+void sa_site_uncount_size(struct sa_site *e, u32 req)
+{
+	/*
+	 * Counted here or not, the other buckets stay exact: a request the
+	 * hot path did not count here was in .first_req's bucket.
+	 */
+	atomic64_dec(&e->sizes[sa_size_bucket(req)]);
 }
 
 /* ---- sums, views, reset ----------------------------------------------- */
@@ -348,6 +386,42 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
 
+/* Requests seen since the last reset start again from none. */
+static void sa_site_sizes_reset(struct sa_site *e)
+{
+	unsigned int i;
+
+	WRITE_ONCE(e->req_range, SA_REQ_NONE);
+	for (i = 0; i < SA_SIZE_BUCKETS; i++)
+		atomic64_set(&e->sizes[i], 0);
+}
+
+void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
+{
+	u64 range = READ_ONCE(e->req_range);
+	unsigned int i, first;
+	s64 n[SA_SIZE_BUCKETS], rest = allocs;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	memset(z, 0, sizeof(*z));
+	if (range == SA_REQ_NONE)
+		return;		/* no request since the last reset */
+	z->min = lower_32_bits(range);
+	z->max = upper_32_bits(range);
+	first = sa_size_bucket(READ_ONCE(e->first_req));
+	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
+		n[i] = atomic64_read(&e->sizes[i]);
+		if (i != first)
+			rest -= n[i];
+	}
+	/* Busy, the readings may be skewed: never below zero. */
+	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
+		s64 v = i == first ? rest : n[i];
+
+		z->count[i] = v > 0 ? v : 0;
+	}
+}
+
 void sa_sites_reset(void)
 {
 	unsigned int i, n = sa_sites_seen();
@@ -366,6 +440,7 @@ void sa_sites_reset(void)
 		b->base_alloc = sum.bytes_alloc;
 		b->base_req = sum.bytes_req;
 		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
+		sa_site_sizes_reset(e);
 		if (!(i % 256))
 			cond_resched();
 	}

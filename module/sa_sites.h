@@ -48,6 +48,15 @@ static inline bool sa_view_empty(const struct sa_site_view *v)
 	return !v->allocs && !v->frees && !v->objs;
 }
 
+/* The requests of a site since the last reset. */
+struct sa_site_sizes {
+	u32 min, max;			/* both 0 when there was none */
+	u64 count[SA_SIZE_BUCKETS];	/* by sa_size_bucket() */
+};
+
+/* Under sa_ctl_lock: @z of @e, which made @allocs since the reset. */
+void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z);
+
 /* Under sa_ctl_lock: every site's counters start again from now. */
 void sa_sites_reset(void);
 
