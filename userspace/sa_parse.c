@@ -377,6 +377,24 @@ static size_t token(const char **s, const char **start)
 	return n;
 }
 
+int sa_type_parse(const char *s, enum sa_type *type, const char **cache)
+{
+	*cache = NULL;
+	if (strcmp(s, "kmalloc") == 0) {
+		*type = SA_TYPE_KMALLOC;
+	} else if (strcmp(s, "mixed") == 0) {
+		*type = SA_TYPE_MIXED;
+	} else if (strcmp(s, "cache") == 0) {
+		*type = SA_TYPE_CACHE;
+	} else if (strncmp(s, "cache:", 6) == 0 && s[6]) {
+		*type = SA_TYPE_CACHE;
+		*cache = s + 6;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t n)
 {
 	char q[QUOTE_MAX + 4];
@@ -384,16 +402,7 @@ static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t 
 	r->type_str = dup_range(t, n);
 	if (!r->type_str)
 		return fail(p, "out of memory");
-	if (strcmp(r->type_str, "kmalloc") == 0) {
-		r->type = SA_TYPE_KMALLOC;
-	} else if (strcmp(r->type_str, "mixed") == 0) {
-		r->type = SA_TYPE_MIXED;
-	} else if (strcmp(r->type_str, "cache") == 0) {
-		r->type = SA_TYPE_CACHE;
-	} else if (strncmp(r->type_str, "cache:", 6) == 0 && r->type_str[6]) {
-		r->type = SA_TYPE_CACHE;
-		r->cache = r->type_str + 6;
-	} else {
+	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
 		quote(q, t, n);
 		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
 	}

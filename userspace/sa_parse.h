@@ -130,6 +130,12 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
 /* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
 int sa_parse_u64(const char *s, size_t len, uint64_t *out);
 
+/*
+ * The type column @s (NUL terminated): *@type, and *@cache the NAME of
+ * `cache:NAME` (inside @s) or NULL.  0, or -1 for an unknown type.
+ */
+int sa_type_parse(const char *s, enum sa_type *type, const char **cache);
+
 /* Module of a caller `sym+0x1/0x2 [mod]`: pointer to `mod` and its length; NULL if none. */
 const char *sa_caller_module(const char *caller, size_t *len);
 

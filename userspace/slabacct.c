@@ -5,6 +5,7 @@
  */
 #define _DEFAULT_SOURCE
 
+#include "sa_detail.h"
 #include "sa_parse.h"
 
 #include <errno.h>
@@ -71,6 +72,10 @@ struct opts {
 	const char *stamp;	/* --watch --csv: the refresh's time, a first column */
 	int no_header;		/* --watch --csv: the header line was written */
 	size_t max_input;
+	int leaks, advise;	/* --leaks, --advise */
+	int once;		/* --once */
+	const char *detail;	/* --detail FILE */
+	uint64_t min_age;	/* --leaks-min-age */
 };
 
 static const struct {
@@ -1862,12 +1867,1013 @@ static int watch(const struct opts *go, const char *path)
 	return r ? 1 : 0;
 }
 
+/* ---- --leaks and --advise: the detail file ---- */
+
+static char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *xfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(s = malloc((size_t)n + 1))) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static int load_detail(const struct opts *o, struct sa_detail *d, const char *path)
+{
+	char *err = NULL;
+
+	if (sa_detail_load(d, path, o->max_input, &err) == 0)
+		return 0;
+	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+	free(err);
+	return -1;
+}
+
+/* *@a += @b; -1 on overflow. */
+static int add_u64(uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b)
+		return -1;
+	*a += b;
+	return 0;
+}
+
+static int mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a && b > UINT64_MAX / a)
+		return -1;
+	*out = a * b;
+	return 0;
+}
+
+/* A call site of a detail file: its rows of one type and caller, merged. */
+struct dsite {
+	const struct sa_drow *r;	/* the first: type and caller */
+	uint64_t v[SA_D_NFIELDS];
+};
+
+static int site_cmp(const char *ta, const char *ca, const char *tb, const char *cb)
+{
+	int c = strcmp(ca, cb);
+
+	return c ? c : strcmp(ta, tb);
+}
+
+static int drow_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct sa_drow *a = *(const struct sa_drow *const *)pa;
+	const struct sa_drow *b = *(const struct sa_drow *const *)pb;
+	int c = site_cmp(a->type_str, a->caller, b->type_str, b->caller);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/*
+ * @d's call sites sorted by caller and type; rows of the same caller and
+ * type (raw addresses under kptr_restrict) are added up: counts and bytes
+ * summed, oldest the largest, req_min/req_max the range of both.
+ */
+static struct dsite *detail_sites(const struct sa_detail *d, size_t *n)
+{
+	const struct sa_drow **v = calloc(d->nrows + 1, sizeof(*v));
+	struct dsite *s = calloc(d->nrows + 1, sizeof(*s));
+	size_t i, k = 0;
+	int f;
+
+	if (!v || !s) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < d->nrows; i++)
+		v[i] = &d->rows[i];
+	qsort(v, d->nrows, sizeof(*v), drow_ptr_cmp);
+	for (i = 0; i < d->nrows; i++) {
+		const uint64_t *r = v[i]->v;
+		struct dsite *t;
+
+		if (k && !site_cmp(s[k - 1].r->type_str, s[k - 1].r->caller,
+				   v[i]->type_str, v[i]->caller)) {
+			t = &s[k - 1];
+			for (f = 0; f < SA_D_NFIELDS; f++) {
+				if (f == SA_D_OLDEST || f == SA_D_REQ_MAX) {
+					if (r[f] > t->v[f])
+						t->v[f] = r[f];
+				} else if (f == SA_D_REQ_MIN) {
+					if (r[SA_D_REQ_MAX] && (!t->v[SA_D_REQ_MAX] || r[f] < t->v[f]))
+						t->v[f] = r[f];
+				} else if (add_u64(&t->v[f], r[f])) {
+					fprintf(stderr, "slabacct: %s: the rows of caller '%s' add up to more than %" PRIu64 "\n",
+						d->name, v[i]->caller, UINT64_MAX);
+					free(v);
+					free(s);
+					return NULL;
+				}
+			}
+			continue;
+		}
+		t = &s[k++];
+		t->r = v[i];
+		memcpy(t->v, r, sizeof(t->v));
+	}
+	free(v);
+	*n = k;
+	return s;
+}
+
+/* A detail row as a main-file row, for keep_row(): live bytes and objects. */
+static void drow_as_row(const struct dsite *s, struct sa_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = s->r->type;
+	r->type_str = s->r->type_str;
+	r->cache = s->r->cache;
+	r->caller = s->r->caller;
+	r->v[SA_LIVE] = s->v[SA_D_BYTES];
+	r->v[SA_LIVE_REQ] = s->v[SA_D_REQ];
+	r->v[SA_OBJS] = s->v[SA_D_OBJS];
+}
+
+/* An age as people say it: 42s, 3m10s, 2h5m, 3d4h (zero parts after the first left out). */
+static void fmt_age(char *buf, size_t n, uint64_t s)
+{
+	if (s < 60)
+		snprintf(buf, n, "%" PRIu64 "s", s);
+	else if (s < 3600)
+		snprintf(buf, n, s % 60 ? "%" PRIu64 "m%" PRIu64 "s" : "%" PRIu64 "m",
+			 s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(buf, n, s % 3600 / 60 ? "%" PRIu64 "h%" PRIu64 "m" : "%" PRIu64 "h",
+			 s / 3600, s % 3600 / 60);
+	else
+		snprintf(buf, n, s % 86400 / 3600 ? "%" PRIu64 "d%" PRIu64 "h" : "%" PRIu64 "d",
+			 s / 86400, s % 86400 / 3600);
+}
+
+/* round(@d x @mult / @secs), half away from zero, in integers (saturating). */
+static struct num per_time(struct num d, uint64_t secs, uint64_t mult)
+{
+	uint64_t q = d.mag / secs, r = d.mag % secs, a, b;
+	struct num out = { UINT64_MAX, d.neg };
+
+	if (mul_u64(q, mult, &a) || mul_u64(r, mult, &b))
+		return out;	/* beyond any real rate */
+	b = b / secs + (b % secs >= secs - secs / 2 ? 1 : 0);
+	if (add_u64(&a, b))
+		return out;
+	out.mag = a;
+	out.neg = d.neg && a;
+	return out;
+}
+
+/* Tenths as text: -6.0, 60.0 (with '+' if @plus and positive). */
+static void fmt_tenths(char *buf, size_t n, struct num t, int plus)
+{
+	snprintf(buf, n, "%s%" PRIu64 ".%" PRIu64, t.neg ? "-" : plus && t.mag ? "+" : "",
+		 t.mag / 10, t.mag % 10);
+}
+
+enum verdict { V_GROWING, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
+static const char *const verdict_names[] = {
+	"growing", "old and flat", "steady cache", "old", "young",
+};
+
+struct leak {
+	const struct dsite *s;	/* in NEW */
+	uint64_t old_objs, old_bytes;
+	struct num dobjs, dbytes;
+	enum verdict verdict;
+};
+
+static int leak_cmp(const void *pa, const void *pb)
+{
+	const struct leak *a = pa, *b = pb;
+	const uint64_t *x = a->s->v, *y = b->s->v;
+
+	if (a->verdict != b->verdict)
+		return a->verdict < b->verdict ? -1 : 1;
+	if (x[SA_D_BYTE_SECS] != y[SA_D_BYTE_SECS])
+		return x[SA_D_BYTE_SECS] > y[SA_D_BYTE_SECS] ? -1 : 1;
+	if (x[SA_D_BYTES] != y[SA_D_BYTES])
+		return x[SA_D_BYTES] > y[SA_D_BYTES] ? -1 : 1;
+	return site_cmp(a->s->r->type_str, a->s->r->caller, b->s->r->type_str, b->s->r->caller);
+}
+
+/*
+ * A table: @ncols columns (the last one the caller, unpadded), a title
+ * row and @nrows rows of cells (text, freed here); @left: the columns
+ * aligned left.  @after[i], when not NULL, is printed after row i.
+ */
+static void print_grid(size_t ncols, const char *const *titles, const int *left,
+		       char **cells, size_t nrows, char **after)
+{
+	size_t width[16] = { 0 }, i, k;
+	char *tmp;
+
+	for (k = 0; k < ncols; k++) {
+		width[k] = strlen(titles[k]);
+		for (i = 0; i < nrows; i++)
+			if (strlen(cells[i * ncols + k]) > width[k])
+				width[k] = strlen(cells[i * ncols + k]);
+	}
+	for (i = 0; i <= nrows; i++) {
+		for (k = 0; k < ncols; k++) {
+			const char *s = text_safe(i ? cells[(i - 1) * ncols + k] : titles[k], &tmp);
+
+			if (k == ncols - 1)
+				printf("%s\n", s);
+			else
+				printf(left[k] ? "%-*s " : "%*s ", (int)width[k], s);
+			free(tmp);
+		}
+		if (i && after && after[i - 1])
+			fputs(after[i - 1], stdout);
+	}
+	for (i = 0; i < nrows * ncols; i++)
+		free(cells[i]);
+}
+
+static char *bytes_cell(const struct opts *o, uint64_t v)
+{
+	char buf[32];
+
+	if (o->human)
+		human(buf, sizeof(buf), v);
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return xfmt("%s", buf);
+}
+
+static void json_file(const char *key, const struct sa_detail *d)
+{
+	printf("  \"%s\": {\"file\": ", key);
+	json_string(d->name);
+	printf(", \"now\": %" PRIu64 "},\n", d->now);
+}
+
+/*
+ * --leaks: @old (NULL with --once) and @new.  Sites holding no object in
+ * NEW are left out; the others get a verdict and are ranked by verdict,
+ * then byte_secs.
+ */
+static int report_leaks(const struct opts *o, const struct sa_detail *old,
+			const struct sa_detail *new)
+{
+	size_t nn = 0, no = 0, i, j = 0, n = 0, total = 0, shown;
+	struct dsite *ns = detail_sites(new, &nn), *os = NULL;
+	uint64_t secs = old ? new->now - old->now : 0;
+	struct leak *l;
+	char a[32], b[32];
+
+	if (!ns || (old && !(os = detail_sites(old, &no)))) {
+		free(ns);
+		return -1;
+	}
+	l = calloc(nn + 1, sizeof(*l));
+	if (!l) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < nn; i++) {
+		const struct dsite *s = &ns[i];
+		struct leak *t = &l[n];
+		struct sa_row row;
+		int c = 1;
+
+		while (os && j < no && (c = site_cmp(os[j].r->type_str, os[j].r->caller,
+						     s->r->type_str, s->r->caller)) < 0)
+			j++;
+		if (!s->v[SA_D_OBJS])
+			continue;
+		total++;
+		drow_as_row(s, &row);
+		if (!keep_row(o, &row) || s->v[SA_D_BYTES] < o->min)
+			continue;
+		t->s = s;
+		if (os && j < no && c == 0) {
+			t->old_objs = os[j].v[SA_D_OBJS];
+			t->old_bytes = os[j].v[SA_D_BYTES];
+		}
+		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
+		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
+		if (!old)
+			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
+		else if (s->v[SA_D_OLDEST] < o->min_age)
+			t->verdict = V_STEADY;
+		else if ((!t->dobjs.neg && t->dobjs.mag) ||
+			 (!t->dobjs.mag && !t->dbytes.neg && t->dbytes.mag))
+			t->verdict = V_GROWING;
+		else
+			t->verdict = V_FLAT;
+		n++;
+	}
+	qsort(l, n, sizeof(*l), leak_cmp);
+	shown = o->top && o->top < n ? (size_t)o->top : n;
+
+	if (o->fmt == FMT_JSON) {
+		printf("{\n");
+		if (old)
+			json_file("old", old);
+		json_file("new", new);
+		if (old)
+			printf("  \"seconds\": %" PRIu64 ",\n", secs);
+		printf("  \"min_age\": %" PRIu64 ",\n  \"age_bounds\": [", o->min_age);
+		for (i = 0; i < SA_NAGES - 1; i++)
+			printf("%s%" PRIu64, i ? ", " : "", new->age_bounds[i]);
+		printf("],\n  \"sites\": [");
+		for (i = 0; i < shown; i++) {
+			const uint64_t *v = l[i].s->v;
+
+			printf("%s\n    {\"rank\": %zu, \"held\": %" PRIu64 ", \"req\": %" PRIu64
+			       ", \"objs\": %" PRIu64 ", \"oldest\": %" PRIu64 ", \"byte_secs\": %" PRIu64
+			       ", \"ages\": [", i ? "," : "", i + 1, v[SA_D_BYTES], v[SA_D_REQ],
+			       v[SA_D_OBJS], v[SA_D_OLDEST], v[SA_D_BYTE_SECS]);
+			for (j = 0; j < SA_NAGES; j++)
+				printf("%s%" PRIu64, j ? ", " : "", v[SA_D_AGE + j]);
+			printf("], ");
+			if (old) {
+				fmt_tenths(a, sizeof(a), per_time(l[i].dobjs, secs, 600), 0);
+				fmt_num(b, sizeof(b), per_time(l[i].dbytes, secs, 60), 0, 0, 0);
+				printf("\"delta_objs\": %s%" PRIu64 ", \"delta_bytes\": %s%" PRIu64
+				       ", \"objs_per_min\": %s, \"bytes_per_min\": %s, ",
+				       l[i].dobjs.neg ? "-" : "", l[i].dobjs.mag,
+				       l[i].dbytes.neg ? "-" : "", l[i].dbytes.mag, a, b);
+			}
+			printf("\"verdict\": \"%s\", \"type\": ", verdict_names[l[i].verdict]);
+			json_string(l[i].s->r->type_str);
+			printf(", \"caller\": ");
+			json_string(l[i].s->r->caller);
+			putchar('}');
+		}
+		printf("%s]\n}\n", shown ? "\n  " : "");
+	} else if (o->fmt == FMT_CSV) {
+		printf("rank,held,req,objs,oldest,byte_secs,%sverdict,type,caller\n",
+		       old ? "delta_objs,delta_bytes,seconds,objs_per_min,bytes_per_min," : "");
+		for (i = 0; i < shown; i++) {
+			const uint64_t *v = l[i].s->v;
+
+			printf("%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+			       i + 1, v[SA_D_BYTES], v[SA_D_REQ], v[SA_D_OBJS], v[SA_D_OLDEST],
+			       v[SA_D_BYTE_SECS]);
+			if (old) {
+				fmt_tenths(a, sizeof(a), per_time(l[i].dobjs, secs, 600), 0);
+				fmt_num(b, sizeof(b), per_time(l[i].dbytes, secs, 60), 0, 0, 0);
+				printf("%s%" PRIu64 ",%s%" PRIu64 ",%" PRIu64 ",%s,%s,",
+				       l[i].dobjs.neg ? "-" : "", l[i].dobjs.mag,
+				       l[i].dbytes.neg ? "-" : "", l[i].dbytes.mag, secs, a, b);
+			}
+			printf("%s,", verdict_names[l[i].verdict]);
+			csv_string(l[i].s->r->type_str);
+			putchar(',');
+			csv_string(l[i].s->r->caller);
+			putchar('\n');
+		}
+	} else {
+		static const char *const t2[] = { "rank", "held", "objs", "oldest", "objs/min",
+						  "bytes/min", "byte_secs", "verdict", "caller" };
+		static const char *const t1[] = { "rank", "held", "objs", "oldest",
+						  "byte_secs", "verdict", "caller" };
+		static const int l2[] = { 0, 0, 0, 0, 0, 0, 0, 1, 1 }, l1[] = { 0, 0, 0, 0, 0, 1, 1 };
+		size_t nc = old ? 9 : 7, k;
+		char **cells = calloc(shown * nc + 1, sizeof(*cells));
+
+		if (!cells) {
+			fprintf(stderr, "slabacct: out of memory\n");
+			exit(1);
+		}
+		if (old) {
+			print_name(old->name);
+			printf(" (now %" PRIu64 ") -> ", old->now);
+		}
+		print_name(new->name);
+		printf(" (now %" PRIu64 ")", new->now);
+		if (old)
+			printf(", %" PRIu64 " s apart", secs);
+		fmt_age(a, sizeof(a), o->min_age);
+		printf(old ? "; steady cache: oldest under %s\n" : "; young: oldest under %s\n", a);
+		if (shown != total)
+			printf("call sites holding objects: %zu of %zu shown\n", shown, total);
+		putchar('\n');
+		for (i = 0; i < shown; i++) {
+			const uint64_t *v = l[i].s->v;
+
+			k = i * nc;
+			cells[k++] = xfmt("%zu", i + 1);
+			cells[k++] = bytes_cell(o, v[SA_D_BYTES]);
+			cells[k++] = xfmt("%" PRIu64, v[SA_D_OBJS]);
+			fmt_age(a, sizeof(a), v[SA_D_OLDEST]);
+			cells[k++] = xfmt("%s", a);
+			if (old) {
+				struct num bm = per_time(l[i].dbytes, secs, 60);
+
+				fmt_tenths(a, sizeof(a), per_time(l[i].dobjs, secs, 600), 1);
+				cells[k++] = xfmt("%s", a);
+				fmt_num(b, sizeof(b), bm, 1, o->human, 1);
+				cells[k++] = xfmt("%s", b);
+			}
+			cells[k++] = xfmt("%" PRIu64, v[SA_D_BYTE_SECS]);
+			cells[k++] = xfmt("%s", verdict_names[l[i].verdict]);
+			cells[k++] = xfmt("%s", l[i].s->r->caller);
+		}
+		print_grid(nc, old ? t2 : t1, old ? l2 : l1, cells, shown, NULL);
+		free(cells);
+	}
+	free(l);
+	free(ns);
+	free(os);
+	return 0;
+}
+
+/* --leaks: OLD NEW, live (DETAIL twice, --interval apart), or --once [FILE]. */
+static int run_leaks(const struct opts *o, int nargs, char **args)
+{
+	struct sa_detail old, new;
+	const char *p0 = nargs ? args[0] : o->detail;
+	const char *p1 = nargs == 2 ? args[1] : o->detail;
+	int ret = 1;
+
+	if (load_detail(o, &old, p0))
+		return 1;
+	if (o->once) {
+		if (out_begin(o) == 0)
+			ret = out_end(o, !report_leaks(o, NULL, &old)) ? 1 : 0;
+		sa_detail_free(&old);
+		return ret;
+	}
+	if (!nargs)
+		sleep_seconds(o->interval);
+	if (load_detail(o, &new, p1)) {
+		sa_detail_free(&old);
+		return 1;
+	}
+	if (new.now <= old.now) {
+		char *t1, *t2;
+
+		if (new.now == old.now)
+			fprintf(stderr, "slabacct: %s and %s were read in the same second (now %" PRIu64 "): no growth to measure%s\n",
+				text_safe(old.name, &t1), text_safe(new.name, &t2), new.now,
+				nargs ? "" : " (a longer --interval)");
+		else
+			fprintf(stderr, "slabacct: NEW %s (now %" PRIu64 ") is earlier than OLD %s (now %" PRIu64 "): the module was reloaded in between, or the files are swapped\n",
+				text_safe(new.name, &t2), new.now, text_safe(old.name, &t1), old.now);
+		free(t1);
+		free(t2);
+	} else if (out_begin(o) == 0) {
+		ret = out_end(o, !report_leaks(o, &old, &new)) ? 1 : 0;
+	}
+	sa_detail_free(&new);
+	sa_detail_free(&old);
+	return ret;
+}
+
+/* ---- --advise ---- */
+
+enum adv_kind { ADV_SMALLER, ADV_CACHE, ADV_PADDED, ADV_SIZES };
+static const char *const adv_names[] = { "smaller", "cache", "padded", "sizes" };
+
+struct advice {
+	enum adv_kind kind;
+	uint64_t object, target, per_object, now, churn;
+	char *text;
+};
+
+struct asite {
+	const struct sa_row *r;		/* the first main row: type and caller */
+	uint64_t v[SA_NFIELDS];		/* the main rows of the site, added up */
+	const struct dsite *d;
+	struct advice adv[2];
+	int nadv;
+};
+
+static int sa_row_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct sa_row *a = *(const struct sa_row *const *)pa;
+	const struct sa_row *b = *(const struct sa_row *const *)pb;
+	int c = site_cmp(a->type_str, a->caller, b->type_str, b->caller);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* A size the way kmalloc's caches are named: kmalloc-96, or for pages "16384 bytes of pages". */
+static void size_name(char *buf, size_t n, const struct sa_detail *d, uint64_t size)
+{
+	if (size <= d->classes[d->nclasses - 1])
+		snprintf(buf, n, "kmalloc-%" PRIu64, size);
+	else
+		snprintf(buf, n, "%" PRIu64 " bytes of pages", size);
+}
+
+/* The largest allocation size below @c (a class or a page block), or 0. */
+static uint64_t prev_size(const struct sa_detail *d, uint64_t c)
+{
+	uint64_t top = d->classes[d->nclasses - 1], b;
+	size_t i;
+
+	if (c > top) {
+		b = c >> 1;
+		return b > top && b >= d->page_size ? b : top;
+	}
+	for (i = d->nclasses; i-- > 0;)
+		if (d->classes[i] < c)
+			return d->classes[i];
+	return 0;
+}
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+static int set_advice(struct asite *s, enum adv_kind kind, uint64_t object,
+		      uint64_t target, char *text)
+{
+	struct advice *a = &s->adv[s->nadv++];
+
+	a->kind = kind;
+	a->object = object;
+	a->target = target;
+	a->per_object = object - target;
+	a->text = text;
+	if (mul_u64(a->per_object, s->v[SA_OBJS], &a->now) ||
+	    mul_u64(a->per_object, s->v[SA_ALLOCS], &a->churn)) {
+		fprintf(stderr, "slabacct: the saving of %s is more than %" PRIu64 " bytes\n",
+			s->r->caller, UINT64_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The percentage @part / @whole with one decimal, rounded half up. */
+static void fmt_pct(char *buf, size_t n, uint64_t part, uint64_t whole)
+{
+	struct num d = { part, 0 };
+
+	fmt_tenths(buf, n, whole ? per_time(d, whole, 1000) : d, 0);
+}
+
+/* A size bound as the detail file's legend writes it: 512, 1K. */
+static void bound_name(char *buf, size_t n, uint64_t b)
+{
+	if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 "K", b / 1024);
+	else
+		snprintf(buf, n, "%" PRIu64, b);
+}
+
+/*
+ * The allocation sizes the requests of size bucket @i (within
+ * req_min..req_max) land in: from *@lo to *@hi.  0 if none.
+ */
+static int bucket_sizes(const struct sa_detail *d, const uint64_t *v, size_t i,
+			uint64_t *lo, uint64_t *hi)
+{
+	uint64_t a = i ? d->size_bounds[i - 1] + 1 : 1;
+	uint64_t b = i < SA_NSIZES - 1 ? d->size_bounds[i] : v[SA_D_REQ_MAX];
+
+	if (!v[SA_D_SIZE + i])
+		return 0;
+	if (a < v[SA_D_REQ_MIN])
+		a = v[SA_D_REQ_MIN];
+	if (b > v[SA_D_REQ_MAX])
+		b = v[SA_D_REQ_MAX];
+	if (a > b)
+		return 0;
+	*lo = sa_detail_alloc_size(d, a);
+	*hi = sa_detail_alloc_size(d, b);
+	return *lo && *hi;
+}
+
+/* The allocation sizes (classes, page blocks) variable-size site @v hits: into @out, how many. */
+static size_t sizes_hit(const struct sa_detail *d, const uint64_t *v, uint64_t *out, size_t max)
+{
+	size_t n = 0, i, k;
+	uint64_t lo, hi, b;
+
+	for (i = 0; i < SA_NSIZES; i++) {
+		if (!bucket_sizes(d, v, i, &lo, &hi))
+			continue;
+		for (k = 0; k < d->nclasses + 64 && n < max; k++) {
+			if (k < d->nclasses)
+				b = d->classes[k];
+			else if (k - d->nclasses < 63)
+				b = d->page_size << (k - d->nclasses);
+			else
+				break;
+			if (k >= d->nclasses && b <= d->classes[d->nclasses - 1])
+				continue;
+			if (b < lo || b > hi)
+				continue;
+			if (!n || out[n - 1] < b) {
+				out[n++] = b;
+			} else {	/* keep them sorted and unique */
+				size_t m;
+
+				for (m = 0; m < n && out[m] < b; m++)
+					;
+				if (out[m] != b) {
+					memmove(out + m + 1, out + m, (n - m) * sizeof(*out));
+					out[m] = b;
+					n++;
+				}
+			}
+		}
+	}
+	return n;
+}
+
+/* The advice for one site (docs/reader.md, "Advice: --advise"). */
+static int advise_site(const struct sa_detail *d, struct asite *s)
+{
+	const uint64_t *v = s->d->v;
+	uint64_t n = v[SA_D_REQ_MIN], allocs = s->v[SA_ALLOCS];
+	char c1[48], c2[48];
+
+	if (!v[SA_D_REQ_MAX] || !allocs)
+		return 0;	/* nothing allocated since the reset */
+	if (n == v[SA_D_REQ_MAX] && s->r->type == SA_TYPE_KMALLOC) {
+		uint64_t c = sa_detail_alloc_size(d, n), p = c ? prev_size(d, c) : 0;
+		uint64_t al = ALIGN_UP(n, 8);
+
+		if (!c)
+			return 0;
+		size_name(c1, sizeof(c1), d, c);
+		if (p && n - p <= (n / 8 > 8 ? n / 8 : 8)) {
+			size_name(c2, sizeof(c2), d, p);
+			if (set_advice(s, ADV_SMALLER, c, p,
+				       xfmt("%" PRIu64 " bytes in %s: %" PRIu64 " bytes smaller fits %s",
+					    n, c1, n - p, c2)))
+				return -1;
+		}
+		if (c > al && set_advice(s, ADV_CACHE, c, al,
+					 xfmt("%" PRIu64 " bytes in %s: a dedicated kmem_cache of %" PRIu64 " bytes",
+					      n, c1, al)))
+			return -1;
+	} else if (n == v[SA_D_REQ_MAX] && s->r->type == SA_TYPE_CACHE &&
+		   s->v[SA_TOTAL] % allocs == 0) {
+		uint64_t sz = s->v[SA_TOTAL] / allocs, al = ALIGN_UP(n, 8), a;
+		char why[160];
+
+		if (sz <= al)
+			return 0;	/* word alignment only: nothing to drop */
+		for (a = 16; a <= sz && ALIGN_UP(n, a) != sz; a <<= 1)
+			;
+		if (a <= sz)
+			snprintf(why, sizeof(why), "%" PRIu64 " is %" PRIu64 " rounded up to %" PRIu64
+				 ": an alignment of %" PRIu64 " (SLAB_HWCACHE_ALIGN or an align argument)",
+				 sz, n, a, a);
+		else
+			snprintf(why, sizeof(why), "not an alignment of %" PRIu64
+				 ": a larger size given to the cache, debug metadata or a merged cache",
+				 n);
+		if (set_advice(s, ADV_PADDED, sz, al,
+			       xfmt("objects of %" PRIu64 " bytes padded to %" PRIu64
+				    " (%" PRIu64 " bytes each); %s; word aligned they take %" PRIu64,
+				    n, sz, sz - n, why, al)))
+			return -1;
+	} else if (n < v[SA_D_REQ_MAX]) {
+		uint64_t sum = 0, hit[64];
+		size_t i, k, nh = sizes_hit(d, v, hit, 64);
+		char *t, *u, pct[32], b[32];
+
+		for (i = 0; i < SA_NSIZES; i++)
+			if (add_u64(&sum, v[SA_D_SIZE + i])) {
+				fprintf(stderr, "slabacct: the size counts of %s add up to more than %" PRIu64 "\n",
+					s->r->caller, UINT64_MAX);
+				return -1;
+			}
+		t = xfmt("sizes %" PRIu64 "..%" PRIu64 ":", n, v[SA_D_REQ_MAX]);
+		for (i = k = 0; i < SA_NSIZES; i++) {
+			if (!v[SA_D_SIZE + i])
+				continue;
+			fmt_pct(pct, sizeof(pct), v[SA_D_SIZE + i], sum);
+			if (i < SA_NSIZES - 1)
+				bound_name(b, sizeof(b), d->size_bounds[i]);
+			else
+				bound_name(b, sizeof(b), d->size_bounds[SA_NSIZES - 2]);
+			u = xfmt("%s%s %s%s %s%%", t, k++ ? "," : "",
+				 i < SA_NSIZES - 1 ? "<=" : ">", b, pct);
+			free(t);
+			t = u;
+		}
+		for (i = 0; i < nh; i++) {
+			u = xfmt("%s%s%" PRIu64, t, i ? " " : "; classes ", hit[i]);
+			free(t);
+			t = u;
+		}
+		fmt_pct(pct, sizeof(pct), s->v[SA_SLACK], s->v[SA_TOTAL]);
+		u = xfmt("%s; slack %" PRIu64 " of %" PRIu64 " bytes (%s%%)", t,
+			 s->v[SA_SLACK], s->v[SA_TOTAL], pct);
+		free(t);
+		s->adv[0].kind = ADV_SIZES;
+		s->adv[0].text = u;
+		s->nadv = 1;
+	}
+	return 0;
+}
+
+static int asite_cmp(const void *pa, const void *pb)
+{
+	const struct asite *a = pa, *b = pb;
+	uint64_t x[3] = { a->adv[0].now, a->adv[0].churn, a->v[SA_SLACK] };
+	uint64_t y[3] = { b->adv[0].now, b->adv[0].churn, b->v[SA_SLACK] };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return x[i] > y[i] ? -1 : 1;
+	return site_cmp(a->r->type_str, a->r->caller, b->r->type_str, b->r->caller);
+}
+
+static void free_asites(struct asite *s, size_t n)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < s[i].nadv; k++)
+			free(s[i].adv[k].text);
+	free(s);
+}
+
+static void print_advise_json(const struct sa_file *f, const struct sa_detail *d,
+			      const struct asite *s, size_t shown)
+{
+	size_t i, k;
+	int a;
+
+	printf("{\n  \"file\": ");
+	json_string(f->name);
+	printf(",\n  \"detail\": ");
+	json_string(d->name);
+	printf(",\n  \"page_size\": %" PRIu64 ",\n  \"kmalloc_classes\": [", d->page_size);
+	for (i = 0; i < d->nclasses; i++)
+		printf("%s%" PRIu64, i ? ", " : "", d->classes[i]);
+	printf("],\n  \"size_bounds\": [");
+	for (i = 0; i < SA_NSIZES - 1; i++)
+		printf("%s%" PRIu64, i ? ", " : "", d->size_bounds[i]);
+	printf("],\n  \"sites\": [");
+	for (i = 0; i < shown; i++) {
+		const uint64_t *v = s[i].v, *dv = s[i].d->v;
+
+		printf("%s\n    {\"rank\": %zu, \"saved_now\": %" PRIu64 ", \"saved_churn\": %" PRIu64
+		       ", \"objs\": %" PRIu64 ", \"allocs\": %" PRIu64 ", \"total\": %" PRIu64
+		       ", \"slack\": %" PRIu64 ", \"live\": %" PRIu64 ", \"live_req\": %" PRIu64
+		       ", \"req_min\": %" PRIu64 ", \"req_max\": %" PRIu64 ", \"sizes\": [",
+		       i ? "," : "", i + 1, s[i].adv[0].now, s[i].adv[0].churn, v[SA_OBJS],
+		       v[SA_ALLOCS], v[SA_TOTAL], v[SA_SLACK], v[SA_LIVE], v[SA_LIVE_REQ],
+		       dv[SA_D_REQ_MIN], dv[SA_D_REQ_MAX]);
+		for (k = 0; k < SA_NSIZES; k++)
+			printf("%s%" PRIu64, k ? ", " : "", dv[SA_D_SIZE + k]);
+		printf("], \"type\": ");
+		json_string(s[i].r->type_str);
+		printf(", \"caller\": ");
+		json_string(s[i].r->caller);
+		printf(",\n     \"advice\": [");
+		for (a = 0; a < s[i].nadv; a++) {
+			const struct advice *ad = &s[i].adv[a];
+
+			printf("%s{\"kind\": \"%s\", ", a ? ", " : "", adv_names[ad->kind]);
+			if (ad->kind != ADV_SIZES)
+				printf("\"object\": %" PRIu64 ", \"target\": %" PRIu64
+				       ", \"per_object\": %" PRIu64 ", \"saved_now\": %" PRIu64
+				       ", \"saved_churn\": %" PRIu64 ", ", ad->object, ad->target,
+				       ad->per_object, ad->now, ad->churn);
+			printf("\"text\": ");
+			json_string(ad->text);
+			putchar('}');
+		}
+		printf("]}");
+	}
+	printf("%s]\n}\n", shown ? "\n  " : "");
+}
+
+static void print_advise_csv(const struct asite *s, size_t shown)
+{
+	size_t i;
+	int a;
+
+	printf("rank,kind,object,target,per_object,saved_now,saved_churn,objs,allocs,req_min,req_max,advice,type,caller\n");
+	for (i = 0; i < shown; i++) {
+		for (a = 0; a < s[i].nadv; a++) {
+			const struct advice *ad = &s[i].adv[a];
+
+			printf("%zu,%s,", i + 1, adv_names[ad->kind]);
+			if (ad->kind != ADV_SIZES)
+				printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", ad->object,
+				       ad->target, ad->per_object);
+			else
+				printf(",,,");
+			printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+			       ad->now, ad->churn, s[i].v[SA_OBJS], s[i].v[SA_ALLOCS],
+			       s[i].d->v[SA_D_REQ_MIN], s[i].d->v[SA_D_REQ_MAX]);
+			csv_string(ad->text);
+			putchar(',');
+			csv_string(s[i].r->type_str);
+			putchar(',');
+			csv_string(s[i].r->caller);
+			putchar('\n');
+		}
+	}
+}
+
+static void print_advise_text(const struct opts *o, const struct sa_file *f,
+			      const struct sa_detail *d, const struct asite *s,
+			      size_t shown, size_t total)
+{
+	static const char *const titles[] = { "rank", "now", "churn", "objs", "allocs",
+					      "type", "caller" };
+	static const int left[] = { 0, 0, 0, 0, 0, 1, 1 };
+	char **cells = calloc(shown * 7 + 1, sizeof(*cells));
+	char **after = calloc(shown + 1, sizeof(*after));
+	size_t i, k;
+
+	if (!cells || !after) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		exit(1);
+	}
+	print_name(f->name);
+	fputs(" with ", stdout);
+	print_name(d->name);
+	printf(": kmalloc classes");
+	for (i = 0; i < d->nclasses; i++)
+		printf(" %" PRIu64, d->classes[i]);
+	printf(", page size %" PRIu64 "\n", d->page_size);
+	printf("bytes that could be saved: now (live objects), churn (every allocation since the reset)\n");
+	if (shown != total)
+		printf("call sites with advice: %zu of %zu shown\n", shown, total);
+	putchar('\n');
+	for (i = 0; i < shown; i++) {
+		int a, sizes = s[i].adv[0].kind == ADV_SIZES;
+		char *t, *u;
+
+		k = i * 7;
+		cells[k++] = xfmt("%zu", i + 1);
+		cells[k++] = sizes ? xfmt("-") : bytes_cell(o, s[i].adv[0].now);
+		cells[k++] = sizes ? xfmt("-") : bytes_cell(o, s[i].adv[0].churn);
+		cells[k++] = xfmt("%" PRIu64, s[i].v[SA_OBJS]);
+		cells[k++] = xfmt("%" PRIu64, s[i].v[SA_ALLOCS]);
+		cells[k++] = xfmt("%s", s[i].r->type_str);
+		cells[k++] = xfmt("%s", s[i].r->caller);
+		t = xfmt("%s", "");
+		for (a = 0; a < s[i].nadv; a++) {
+			const struct advice *ad = &s[i].adv[a];
+
+			if (ad->kind == ADV_SIZES)
+				u = xfmt("%s     %s\n", t, ad->text);
+			else
+				u = xfmt("%s     %s: saves %" PRIu64 " bytes per object, %" PRIu64
+					 " now, %" PRIu64 " churn\n", t, ad->text, ad->per_object,
+					 ad->now, ad->churn);
+			free(t);
+			t = u;
+		}
+		after[i] = t;
+	}
+	print_grid(7, titles, left, cells, shown, after);
+	for (i = 0; i < shown; i++)
+		free(after[i]);
+	free(after);
+	free(cells);
+}
+
+/* --advise [FILE]: the main file and the detail file, joined by type and caller. */
+static int report_advise(const struct opts *o, const struct sa_file *f,
+			 const struct sa_detail *d)
+{
+	const struct sa_row **rows = calloc(f->nrows + 1, sizeof(*rows));
+	struct asite *s = calloc(f->nrows + 1, sizeof(*s));
+	size_t nd = 0, i, j = 0, n = 0, missing = 0, shown, total = 0;
+	struct dsite *ds = detail_sites(d, &nd);
+	int f2, ret = -1;
+
+	if (!rows || !s) {
+		fprintf(stderr, "slabacct: out of memory\n");
+		exit(1);
+	}
+	if (!ds)
+		goto out;
+	for (i = 0; i < f->nrows; i++)
+		rows[i] = &f->rows[i];
+	qsort(rows, f->nrows, sizeof(*rows), sa_row_ptr_cmp);
+	for (i = 0; i < f->nrows; i++) {
+		struct asite *t;
+		int c = 1;
+
+		if (n && !site_cmp(s[n - 1].r->type_str, s[n - 1].r->caller,
+				   rows[i]->type_str, rows[i]->caller)) {
+			for (f2 = 0; f2 < SA_NFIELDS; f2++)
+				if (add_u64(&s[n - 1].v[f2], rows[i]->v[f2])) {
+					fprintf(stderr, "slabacct: %s: the rows of caller '%s' add up to more than %" PRIu64 "\n",
+						f->name, rows[i]->caller, UINT64_MAX);
+					goto out;
+				}
+			continue;
+		}
+		t = &s[n];
+		memset(t, 0, sizeof(*t));
+		t->r = rows[i];
+		memcpy(t->v, rows[i]->v, sizeof(t->v));
+		while (j < nd && (c = site_cmp(ds[j].r->type_str, ds[j].r->caller,
+					       t->r->type_str, t->r->caller)) < 0)
+			j++;
+		if (j < nd && c == 0)
+			t->d = &ds[j];
+		n++;
+	}
+	/* now that the duplicates are added up: the advice, and the filters */
+	for (i = j = 0; i < n; i++) {
+		struct asite t = s[i];
+
+		if (!t.d) {
+			missing++;
+			continue;
+		}
+		if (advise_site(d, &t)) {
+			free_asites(s, j);
+			s = NULL;
+			for (f2 = 0; f2 < t.nadv; f2++)
+				free(t.adv[f2].text);
+			goto out;
+		}
+		if (!t.nadv)
+			continue;
+		if (t.nadv == 2 && t.adv[1].per_object > t.adv[0].per_object) {
+			struct advice x = t.adv[0];
+
+			t.adv[0] = t.adv[1];
+			t.adv[1] = x;
+		}
+		total++;
+		if (!keep_row(o, t.r) || t.adv[0].now < o->min) {
+			for (f2 = 0; f2 < t.nadv; f2++)
+				free(t.adv[f2].text);
+			continue;
+		}
+		s[j++] = t;
+	}
+	n = j;
+	if (missing) {
+		char *t1, *t2;
+
+		fprintf(stderr, "slabacct: note: %zu call site%s of %s %s not in %s (the files were read at different moments): no advice for %s\n",
+			missing, missing == 1 ? "" : "s", text_safe(f->name, &t1),
+			missing == 1 ? "is" : "are", text_safe(d->name, &t2),
+			missing == 1 ? "it" : "them");
+		free(t1);
+		free(t2);
+	}
+	qsort(s, n, sizeof(*s), asite_cmp);
+	shown = o->top && o->top < n ? (size_t)o->top : n;
+	if (o->fmt == FMT_JSON)
+		print_advise_json(f, d, s, shown);
+	else if (o->fmt == FMT_CSV)
+		print_advise_csv(s, shown);
+	else
+		print_advise_text(o, f, d, s, shown, total);
+	ret = 0;
+	free_asites(s, n);
+	s = NULL;
+out:
+	if (s)
+		free_asites(s, 0);
+	free(rows);
+	free(ds);
+	return ret;
+}
+
+static int run_advise(const struct opts *o, const char *path)
+{
+	struct sa_detail d;
+	struct sa_file f;
+	int ret = 1;
+
+	if (load(o, &f, path))
+		return 1;
+	if (load_detail(o, &d, o->detail) == 0) {
+		if (out_begin(o) == 0)
+			ret = out_end(o, !report_advise(o, &f, &d)) ? 1 : 0;
+		sa_detail_free(&d);
+	}
+	sa_file_free(&f);
+	return ret;
+}
+
 /* ---- command line ---- */
 
 static void usage(FILE *fp)
 {
 	fprintf(fp, "Usage: slabacct [OPTIONS] [FILE]\n"
 	      "       slabacct --diff [OPTIONS] OLD NEW\n"
+	      "       slabacct --leaks [OPTIONS] [OLD NEW | --once [FILE]]\n"
+	      "       slabacct --advise [OPTIONS] [FILE]\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
@@ -1913,6 +2919,22 @@ static void usage(FILE *fp)
 	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
 	      "                       gone) and the summary changes\n"
 	      "  -a, --all            with --diff: also the call sites that did not change\n"
+	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
+	      "      --leaks          call sites holding old objects, and growing: reads the\n"
+	      "                       detail file twice --interval apart (default 10 s), or\n"
+	      "                       two saved snapshots OLD NEW, or with --once one\n"
+	      "                       snapshot [FILE]; verdicts growing, old and flat,\n"
+	      "                       steady cache (--once: old, young); ranked by verdict,\n"
+	      "                       then bytes held x age (byte_secs)\n"
+	      "      --leaks-min-age SECS\n"
+	      "                       a site whose oldest object is younger is a steady\n"
+	      "                       cache (--once: young); default 10\n"
+	      "      --advise         what to change to waste less, per call site of FILE\n"
+	      "                       (with the detail file): bytes saved now and over all\n"
+	      "                       allocations since the reset (churn)\n"
+	      "      --detail FILE    the detail file (default " SA_DETAIL_PATH ")\n"
+	      "                       --leaks and --advise take -n, --min (bytes held; bytes\n"
+	      "                       saved now), the filters, -H, --csv, --json and -o\n"
 	      "Watching:\n"
 	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
 	      "                       else append one report per refresh, with its time)\n"
@@ -2009,6 +3031,7 @@ enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
 	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
+	OPT_LEAKS, OPT_ADVISE, OPT_DETAIL, OPT_MIN_AGE,
 };
 
 /* --by KEY */
@@ -2052,6 +3075,10 @@ static const struct option long_opts[] = {
 	{ "max-size", required_argument, NULL, 'Z' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "max-input", required_argument, NULL, OPT_MAX_INPUT },
+	{ "leaks", no_argument, NULL, OPT_LEAKS },
+	{ "advise", no_argument, NULL, OPT_ADVISE },
+	{ "detail", required_argument, NULL, OPT_DETAIL },
+	{ "leaks-min-age", required_argument, NULL, OPT_MIN_AGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -2071,9 +3098,61 @@ static void set_summary(struct opts *o, enum summary_mode m)
 	o->summary = m;
 }
 
+/* What --leaks and --advise take (docs/reader.md). */
+static void parse_leaks_advise(struct opts *o, int nargs, char **args, int sort_set,
+			       int interval_set, int once, int min_age_set)
+{
+	const char *m = o->leaks ? "--leaks" : "--advise", *bad = NULL;
+
+	if (o->leaks && o->advise)
+		usage_error("--leaks and --advise exclude each other");
+	if (sort_set || o->reverse)
+		bad = "--sort or --reverse (the ranking is fixed)";
+	else if (o->diff || o->all)
+		bad = "--diff or --all";
+	else if (o->by)
+		bad = "--by";
+	else if (o->watch || o->batch || o->delta || (o->count && !once))
+		bad = "--watch, --count, --batch or --delta";
+	else if (o->summary != SUM_BOTH)
+		bad = "--summary-only or --no-summary";
+	else if (o->fmt != FMT_TEXT && o->fmt != FMT_CSV && o->fmt != FMT_JSON)
+		bad = "--openmetrics, --folded or --svg";
+	if (bad)
+		usage_error("%s does not go with %s", m, bad);
+	if (!o->detail)
+		o->detail = SA_DETAIL_PATH;
+	if (o->advise) {
+		if (once || interval_set || min_age_set)
+			usage_error("--once, --interval and --leaks-min-age go with --leaks");
+		if (nargs > 1)
+			usage_error("--advise reads one FILE (the detail file is --detail's)");
+		if (nargs && !strcmp(args[0], "-") && !strcmp(o->detail, "-"))
+			usage_error("--advise: FILE and --detail cannot both be standard input");
+		return;
+	}
+	if (!min_age_set)
+		o->min_age = 10;
+	o->once = once;
+	if (nargs > 2 || (once && nargs > 1) || (!once && nargs == 1))
+		usage_error("--leaks takes two snapshots OLD NEW, none (it reads the detail file twice), or --once [FILE]");
+	if (nargs && strcmp(o->detail, SA_DETAIL_PATH))
+		usage_error("--detail names the file --leaks reads when no FILE is given");
+	if (nargs == 2 && !strcmp(args[0], "-") && !strcmp(args[1], "-"))
+		usage_error("--leaks: OLD and NEW cannot both be standard input");
+	if (interval_set && (nargs || once))
+		usage_error("--interval goes with a live --leaks (no FILE, no --once)");
+	if (!interval_set)
+		o->interval = 10.0;
+	else if (o->interval < 1.0)
+		usage_error("--leaks: --interval is at least 1 second (the module's clock counts seconds)");
+	if (!nargs && !once && !strcmp(o->detail, "-"))
+		usage_error("--leaks reads the detail file twice: it cannot read standard input");
+}
+
 static void parse_args(struct opts *o, int argc, char **argv)
 {
-	int c, interval_set = 0, once = 0;
+	int c, interval_set = 0, once = 0, sort_set = 0, min_age_set = 0;
 	const char *svg = NULL;
 	char *end;
 	size_t i;
@@ -2088,6 +3167,7 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		switch (c) {
 		case 's':
 			parse_sort_keys(o, optarg);
+			sort_set = 1;
 			break;
 		case 'z':
 			o->min_size = parse_size("--min-size", optarg);
@@ -2112,6 +3192,20 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case OPT_ONCE:
 			once = 1;
+			break;
+		case OPT_LEAKS:
+			o->leaks = 1;
+			break;
+		case OPT_ADVISE:
+			o->advise = 1;
+			break;
+		case OPT_DETAIL:
+			o->detail = optarg;
+			break;
+		case OPT_MIN_AGE:
+			if (sa_parse_u64(optarg, strlen(optarg), &o->min_age))
+				usage_error("--leaks-min-age: '%s' is not a whole number of seconds", optarg);
+			min_age_set = 1;
 			break;
 		case OPT_BATCH:
 			o->batch = 1;
@@ -2215,6 +3309,13 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
+	if (o->leaks || o->advise) {
+		parse_leaks_advise(o, argc - optind, argv + optind, sort_set,
+				   interval_set, once, min_age_set);
+		return;
+	}
+	if (o->detail || min_age_set)
+		usage_error("--detail and --leaks-min-age go with --leaks or --advise");
 	if ((interval_set || (o->count && !once) || o->batch || o->delta) && !o->watch)
 		usage_error("--interval, --count, --batch and --delta go with --watch");
 	if (o->min_set && o->keys[0] == KEY_CALLER)
@@ -2279,7 +3380,11 @@ int main(int argc, char **argv)
 	out_mode = umask(022);
 	umask(out_mode);
 	out_mode = 0666 & ~out_mode;
-	if (o.watch) {
+	if (o.leaks) {
+		ret = run_leaks(&o, argc - optind, argv + optind);
+	} else if (o.advise) {
+		ret = run_advise(&o, optind < argc ? argv[optind] : SA_DEFAULT_PATH);
+	} else if (o.watch) {
 		ret = watch(&o, optind < argc ? argv[optind] : SA_DEFAULT_PATH);
 	} else if (o.diff) {
 		if (load(&o, &old, argv[optind]) == 0) {

@@ -618,6 +618,93 @@ else
 	fail by-watch "exit status $rc: $(stamps "$TMP/out" | diff "$TMP/want" - | head -5)"
 fi
 
+# ---- --leaks and --advise (the detail file) ----
+
+LO=fixtures/leaks_old.txt
+LN=fixtures/leaks_new.txt
+expect leaks 0 --leaks $LO $LN
+expect leaks-csv 0 --leaks --csv $LO $LN
+expect leaks-json 0 --leaks --json $LO $LN
+expect leaks-once 0 --leaks --once $LN
+expect leaks-once-detail 0 --leaks --once --detail $LN
+expect leaks-filtered 0 --leaks -m sa_test -n 2 -H $LO $LN
+expect_order leaks-order "sa_test_leak_fn alloc_inode sa_test_hold_init seq_read_iter sa_test_churn" --leaks $LO $LN
+expect_order leaks-min "alloc_inode sa_test_hold_init" --leaks --min 16K $LO $LN
+expect_order leaks-kmalloc "sa_test_leak_fn sa_test_hold_init seq_read_iter sa_test_churn" --leaks --kmalloc $LO $LN
+# --leaks-min-age 60: the 30 s leak is young; 0: the churning site grew, so it is growing
+run leaks-min-age --leaks --csv --leaks-min-age 60 $LO $LN
+if [ "$rc" = 0 ] && grep -q '^3,15872,.*,steady cache,kmalloc,sa_test_leak_fn' "$TMP/out"; then
+	pass leaks-min-age
+else
+	fail leaks-min-age "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+run leaks-min-age-0 --leaks --csv --leaks-min-age 0 $LO $LN
+if [ "$rc" = 0 ] && [ "$(grep -c ',growing,' "$TMP/out")" = 3 ]; then
+	pass leaks-min-age-0
+else
+	fail leaks-min-age-0 "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# live: the detail file read twice, --interval apart (replaced in between)
+cp $LO "$TMP/detail"
+"$SLABACCT" --leaks -i 2 --detail "$TMP/detail" >"$TMP/out" 2>"$TMP/err" &
+lpid=$!
+sleep 1
+cp $LN "$TMP/detail.new" && mv "$TMP/detail.new" "$TMP/detail"
+wait $lpid
+rc=$?
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] &&
+   sed "s|$TMP/detail|F|g" "$TMP/out" | cmp -s - expected/leaks-live.out; then
+	pass leaks-live
+else
+	fail leaks-live "exit status $rc: $(cat "$TMP/err"; sed "s|$TMP/detail|F|g" "$TMP/out" | diff expected/leaks-live.out - | head -5)"
+fi
+expect_err leaks-live-same-second 1 "slabacct: $LN and $LN were read in the same second (now 1010): no growth to measure (a longer --interval)" --leaks -i 1 --detail $LN
+expect_err leaks-same-second 1 "slabacct: $LN and $LN were read in the same second (now 1010): no growth to measure" --leaks $LN $LN
+expect_err leaks-swapped 1 "slabacct: NEW $LO (now 1000) is earlier than OLD $LN (now 1010): the module was reloaded in between, or the files are swapped" --leaks $LN $LO
+expect_err leaks-bad-version 1 "slabacct: fixtures/detail_v2.txt:1: unsupported detail format version 2.0 (this reader understands 1.x)" --leaks $LO fixtures/detail_v2.txt
+expect_err leaks-broken-rule 1 "slabacct: fixtures/detail_ages.txt:10: the age counts add up to 30, not objs 31" --leaks --once fixtures/detail_ages.txt
+expect_err leaks-main-file 1 "slabacct: $V:1: not a slab_account detail file: expected 'slab_account detail - version: 1.x', got 'slab_account - version: 1.0'" --leaks --once $V
+expect_err leaks-missing 1 "slabacct: $TMP/none: No such file or directory" --leaks $LO "$TMP/none"
+if [ ! -e /proc/slab_account_detail ]; then
+	expect_err leaks-no-module 1 \
+		"slabacct: /proc/slab_account_detail: No such file or directory (is the module loaded? insmod slab_account.ko)" --leaks --once
+fi
+
+for arch in amd64 arm64; do
+	expect advise-$arch 0 --advise --detail fixtures/advise_${arch}_detail.txt fixtures/advise_$arch.txt
+done
+AM=fixtures/advise_amd64.txt
+AD=fixtures/advise_amd64_detail.txt
+expect advise-csv 0 --advise --csv --detail $AD $AM
+expect advise-json 0 --advise --json --detail fixtures/advise_arm64_detail.txt fixtures/advise_arm64.txt
+expect advise-filtered 0 --advise -n 2 -m sa_test -H --detail $AD $AM
+expect_order advise-min "sa_test_fixed40 sa_test_fixed40 sa_test_fixed9000 sa_test_fixed9000 sa_test_fixed72 sa_test_fixed72" --advise --min 3000 --detail $AD $AM
+expect_order advise-cache "sa_test_cache_alloc" --advise --cache --detail $AD $AM
+# a call site of the main file that the detail file does not have (read later)
+grep -v fixed72 $AD | sed 's/^objects scanned: 1231$/objects scanned: 1131/' >"$TMP/detail"
+run advise-missing --advise --csv --detail "$TMP/detail" $AM
+printf 'slabacct: note: 1 call site of %s is not in %s (the files were read at different moments): no advice for it\n' $AM "$TMP/detail" >"$TMP/want_err"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want_err" "$TMP/err" &&
+   grep -v fixed72 expected/advise-csv.out | sed 's/^[0-9]*,/,/' >"$TMP/want" &&
+   sed 's/^[0-9]*,/,/' "$TMP/out" | cmp -s "$TMP/want" -; then
+	pass advise-missing
+else
+	fail advise-missing "exit status $rc, stderr '$(cat "$TMP/err")'"
+fi
+expect_err advise-no-detail 1 "slabacct: $TMP/none: No such file or directory" --advise --detail "$TMP/none" $AM
+expect_err advise-bad-detail 1 "slabacct: fixtures/detail_v2.txt:1: unsupported detail format version 2.0 (this reader understands 1.x)" --advise --detail fixtures/detail_v2.txt $AM
+if command -v python3 >/dev/null 2>&1; then
+	for args in "--leaks --json $LO $LN" "--leaks --json --once $LN" "--leaks --json -g nosuch $LO $LN" \
+		    "--advise --json --detail $AD $AM" "--advise --json --min 1G --detail $AD $AM"; do
+		# shellcheck disable=SC2086
+		if "$SLABACCT" $args | python3 -m json.tool >/dev/null 2>"$TMP/err"; then
+			pass "json valid: $args"
+		else
+			fail "json valid: $args" "$(cat "$TMP/err")"
+		fi
+	done
+fi
+
 # ---- help, version, usage errors ----
 
 expect help 0 --help
@@ -685,6 +772,20 @@ usage_err by-summary-only "slabacct: --by groups the rows: --summary-only does n
 usage_err by-folded "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b module --folded $V
 usage_err by-svg "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b function --svg x.svg $V
 usage_err by-openmetrics "slabacct: --by does not go with --openmetrics: its series carry module and function labels (sum by (module) in PromQL)" -b type --openmetrics $V
+usage_err leaks-advise "slabacct: --leaks and --advise exclude each other" --leaks --advise $V
+usage_err leaks-sort "slabacct: --leaks does not go with --sort or --reverse (the ranking is fixed)" --leaks -s live fixtures/leaks_old.txt fixtures/leaks_new.txt
+usage_err advise-diff "slabacct: --advise does not go with --diff or --all" --advise -d $V
+usage_err advise-svg "slabacct: --advise does not go with --openmetrics, --folded or --svg" --advise --folded $V
+usage_err leaks-one-file "slabacct: --leaks takes two snapshots OLD NEW, none (it reads the detail file twice), or --once [FILE]" --leaks fixtures/leaks_new.txt
+usage_err leaks-once-two "slabacct: --leaks takes two snapshots OLD NEW, none (it reads the detail file twice), or --once [FILE]" --leaks --once fixtures/leaks_old.txt fixtures/leaks_new.txt
+usage_err leaks-interval-files "slabacct: --interval goes with a live --leaks (no FILE, no --once)" --leaks -i 5 fixtures/leaks_old.txt fixtures/leaks_new.txt
+usage_err leaks-interval-short "slabacct: --leaks: --interval is at least 1 second (the module's clock counts seconds)" --leaks -i 0.5
+usage_err leaks-detail-files "slabacct: --detail names the file --leaks reads when no FILE is given" --leaks --detail x fixtures/leaks_old.txt fixtures/leaks_new.txt
+usage_err leaks-stdin "slabacct: --leaks reads the detail file twice: it cannot read standard input" --leaks --detail -
+usage_err leaks-bad-min-age "slabacct: --leaks-min-age: '1m' is not a whole number of seconds" --leaks --leaks-min-age 1m
+usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with --leaks" --advise --once $V
+usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
+usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks or --advise" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 
 # ---- bad input ----

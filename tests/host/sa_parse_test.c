@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "sa_detail.h"
 #include "sa_parse.h"
 
 #include <errno.h>
@@ -567,6 +568,73 @@ static void test_load_limits(void)
 	unlink(path);
 }
 
+/* ---- the detail file (sa_detail.c) ---- */
+
+#define DHEAD(classes) "slab_account detail - version: 1.0\nnow: 100\npage size: 4096\n" \
+	"kmalloc classes: " classes "\nage bounds: 1 10 60 600 3600\n" \
+	"size bounds: 8 16 32 64 128 256 512 1024 2048 4096 8192\n"
+#define DLEGEND "# objs bytes req oldest byte_secs ...\n"
+#define DROW "2 192 150 40 4000 0 1 1 0 0 0 72 78 0 0 0 0 5 0 0 0 0 0 0 0 kmalloc f+0x1/0x2 [m]\n"
+
+static int dparse(struct sa_detail *d, const char *text, char **err)
+{
+	free(*err);
+	*err = NULL;
+	return sa_detail_parse_buffer(d, text, strlen(text), "t", err);
+}
+
+static void test_detail(void)
+{
+	struct sa_detail d;
+	char *err = NULL;
+
+	if (CHECK(dparse(&d, DHEAD("8 16 32 64 96 128 192 256 512 1024 2048 4096 8192")
+			 "future key: 1 2 3\nobjects scanned: 2\n" DLEGEND DROW, &err) == 0)) {
+		CHECK(d.now == 100 && d.page_size == 4096 && d.nclasses == 13);
+		CHECK(d.nrows == 1 && d.rows[0].v[SA_D_REQ_MAX] == 78 &&
+		      d.rows[0].v[SA_D_SIZE + 4] == 5 && d.rows[0].type == SA_TYPE_KMALLOC);
+		CHECK_STR(d.rows[0].caller, "f+0x1/0x2 [m]");
+		CHECK(sa_detail_alloc_size(&d, 1) == 8 && sa_detail_alloc_size(&d, 72) == 96 &&
+		      sa_detail_alloc_size(&d, 8192) == 8192 &&
+		      sa_detail_alloc_size(&d, 8193) == 16384 &&
+		      sa_detail_alloc_size(&d, 16385) == 32768 && sa_detail_alloc_size(&d, 0) == 0);
+		sa_detail_free(&d);
+	}
+	if (CHECK(dparse(&d, DHEAD("128 192 256 512 1024 2048 4096 8192")
+			 "objects scanned: 2\r\n" DLEGEND "\n" DROW, &err) == 0)) {
+		CHECK(sa_detail_alloc_size(&d, 8) == 128 && sa_detail_alloc_size(&d, 129) == 192);
+		sa_detail_free(&d);
+	}
+	CHECK(dparse(&d, DHEAD("8 16") DLEGEND DROW, &err) == -1);
+	CHECK_STR(err, "t:7: no 'objects scanned' line before the legend");
+	CHECK(dparse(&d, DHEAD("8 16") "objects scanned: 3\n" DLEGEND DROW, &err) == -1);
+	CHECK_STR(err, "t:10: objects scanned 3 is not the rows' sum of objs 2");
+	CHECK(dparse(&d, DHEAD("16 8") "objects scanned: 2\n" DLEGEND DROW, &err) == -1);
+	CHECK_STR(err, "t:4: 'kmalloc classes' is not strictly ascending (8 after 16)");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 2\n" DLEGEND
+		     "2 192 150 101 4000 0 1 1 0 0 0 72 78 0 0 0 0 5 0 0 0 0 0 0 0 kmalloc f\n", &err) == -1);
+	CHECK_STR(err, "t:9: oldest 101 is more than now 100");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 0\n" DLEGEND
+		     "0 8 0 0 0 0 0 0 0 0 0 72 78 0 0 0 0 5 0 0 0 0 0 0 0 kmalloc f\n", &err) == -1);
+	CHECK_STR(err, "t:9: objs is 0 but bytes, req, oldest or byte_secs is not");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 2\n" DLEGEND
+		     "2 192 150 40 4000 0 1 1 0 0 0 79 78 0 0 0 0 5 0 0 0 0 0 0 0 kmalloc f\n", &err) == -1);
+	CHECK_STR(err, "t:9: req_min 79 is more than req_max 78");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 2\n" DLEGEND
+		     "2 192 150 40 4000 0 1 1 0 0 0 72 78 0 0 0 0 5 0 0 0 0 0 0 kmalloc f\n", &err) == -1);
+	CHECK_STR(err, "t:9: size>8K 'kmalloc' is not an unsigned decimal number");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 2\n" DLEGEND
+		     "2 192 150 40 4000 0 1 1 0 0 0 72 78 0 0 0 0 5 0 0 0 0 0 0 0 kmalloc\n", &err) == -1);
+	CHECK_STR(err, "t:9: row has no 'caller' column");
+	CHECK(dparse(&d, DHEAD("8") "objects scanned: 2\n" DLEGEND "2 192", &err) == -1);
+	CHECK_STR(err, "t:9: line not terminated by a newline (truncated file?)");
+	CHECK(dparse(&d, "slab_account detail - version: 3.1\n", &err) == -1);
+	CHECK_STR(err, "t:1: unsupported detail format version 3.1 (this reader understands 1.x)");
+	CHECK(dparse(&d, "", &err) == -1);
+	CHECK_STR(err, "t:1: empty file: expected the 'slab_account detail - version: 1.x' header");
+	free(err);
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -586,5 +654,6 @@ int main(void)
 	run("rows keep req <= total, slack = total - req, live_req <= live", test_row_rules);
 	run("sa_check_sums compares the summary with the rows", test_check_sums);
 	run("sa_load_max caps the input; /dev/zero is no header", test_load_limits);
+	run("detail file: keys, rows, rules, alloc sizes", test_detail);
 	return failed_tests ? 1 : 0;
 }

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_detail - parser for /proc/slab_account_detail, format version 1.x.
+ * See sa_detail.h and docs/format.md ("The detail file").
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sa_detail.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define HEADER_PREFIX "slab_account detail - version: "
+#define QUOTE_MAX 40
+
+static const char *const dfield_names[SA_D_NFIELDS] = {
+	"objs", "bytes", "req", "oldest", "byte_secs",
+	"age<1s", "age<10s", "age<1m", "age<10m", "age<1h", "older",
+	"req_min", "req_max",
+	"size<=8", "size<=16", "size<=32", "size<=64", "size<=128", "size<=256",
+	"size<=512", "size<=1K", "size<=2K", "size<=4K", "size<=8K", "size>8K",
+};
+
+/* The header keys of format 1.0: all required. */
+enum { K_NOW, K_PAGE, K_CLASSES, K_AGES, K_SIZES, K_SCANNED, NKEYS };
+static const char *const key_names[NKEYS] = {
+	"now", "page size", "kmalloc classes", "age bounds", "size bounds",
+	"objects scanned",
+};
+
+struct dparser {
+	struct sa_detail *d;
+	const char *buf;
+	size_t len, pos;
+	unsigned long lineno;
+	size_t row_cap;
+	int seen[NKEYS];
+	char **err;
+};
+
+static int fail(struct dparser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct dparser *p, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+	size_t n;
+	char *s;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	n = strlen(p->d->name) + strlen(msg) + 32;
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s:%lu: %s", p->d->name, p->lineno, msg);
+	*p->err = s;
+	return -1;
+}
+
+static void quote(char *dst, const char *s, size_t len)
+{
+	size_t i, n = len > QUOTE_MAX ? QUOTE_MAX : len;
+
+	for (i = 0; i < n; i++)
+		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	strcpy(dst + n, len > n ? "..." : "");
+}
+
+static int bad_number(struct dparser *p, const char *what, const char *s, size_t len)
+{
+	char q[QUOTE_MAX + 4];
+	size_t i;
+
+	quote(q, s, len);
+	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	if (len && i == len)
+		return fail(p, "%s '%s' is out of range (more than %llu)", what, q,
+			    (unsigned long long)UINT64_MAX);
+	return fail(p, "%s '%s' is not an unsigned decimal number", what, q);
+}
+
+static char *dup_range(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+/* Next blank-separated token of *s: its start and length; 0 if none. */
+static size_t token(const char **s, const char **start)
+{
+	const char *t = *s + strspn(*s, " \t");
+	size_t n = strcspn(t, " \t");
+
+	*start = t;
+	*s = t + n;
+	return n;
+}
+
+/* A list of unsigned decimals; *@n in, the most; out, how many. */
+static int parse_list(struct dparser *p, const char *key, const char *s,
+		      uint64_t *out, size_t *n)
+{
+	size_t max = *n, k = 0, len;
+	const char *t;
+
+	while ((len = token(&s, &t)) > 0) {
+		uint64_t v;
+
+		if (sa_parse_u64(t, len, &v))
+			return bad_number(p, key, t, len);
+		if (k == max)
+			return fail(p, "'%s' has more than %zu values", key, max);
+		if (k && v <= out[k - 1])
+			return fail(p, "'%s' is not strictly ascending (%llu after %llu)", key,
+				    (unsigned long long)v, (unsigned long long)out[k - 1]);
+		if (v == 0)
+			return fail(p, "'%s' holds 0", key);
+		out[k++] = v;
+	}
+	*n = k;
+	return 0;
+}
+
+static int parse_key(struct dparser *p, const char *line)
+{
+	const char *sep = strstr(line, ": ");
+	struct sa_detail *d = p->d;
+	char q[QUOTE_MAX + 4];
+	const char *val;
+	size_t klen, k, n;
+
+	if (!sep || sep == line || line[0] == ' ' || line[0] == '\t') {
+		quote(q, line, strlen(line));
+		return fail(p, "expected a 'key: value' line or the '#' legend line, got '%s'", q);
+	}
+	klen = (size_t)(sep - line);
+	val = sep + 2;
+	for (k = 0; k < NKEYS; k++)
+		if (strlen(key_names[k]) == klen && memcmp(line, key_names[k], klen) == 0)
+			break;
+	if (k == NKEYS)
+		return 0;	/* a key of a later minor version */
+	if (p->seen[k])
+		return fail(p, "duplicate key '%s'", key_names[k]);
+	p->seen[k] = 1;
+	switch (k) {
+	case K_NOW:
+	case K_PAGE:
+	case K_SCANNED: {
+		uint64_t *v = k == K_NOW ? &d->now : k == K_PAGE ? &d->page_size :
+			      &d->objects_scanned;
+
+		if (sa_parse_u64(val, strlen(val), v))
+			return bad_number(p, key_names[k], val, strlen(val));
+		if (k == K_PAGE && (*v < 8 || (*v & (*v - 1))))
+			return fail(p, "page size %llu is not a power of two",
+				    (unsigned long long)*v);
+		return 0;
+	}
+	case K_CLASSES:
+		n = 1;
+		for (const char *s = val; *s; s++)
+			n += *s == ' ' || *s == '\t';
+		d->classes = calloc(n, sizeof(*d->classes));
+		if (!d->classes)
+			return fail(p, "out of memory");
+		if (parse_list(p, key_names[k], val, d->classes, &n))
+			return -1;
+		d->nclasses = n;
+		if (!n)
+			return fail(p, "'kmalloc classes' is empty");
+		return 0;
+	case K_AGES:
+	case K_SIZES: {
+		size_t want = k == K_AGES ? SA_NAGES - 1 : SA_NSIZES - 1;
+
+		n = want;
+		if (parse_list(p, key_names[k], val,
+			       k == K_AGES ? d->age_bounds : d->size_bounds, &n))
+			return -1;
+		if (n != want)
+			return fail(p, "'%s' has %zu values, not %zu", key_names[k], n, want);
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* The rules of the format (docs/format.md) for one row. */
+static int check_row(struct dparser *p, const struct sa_drow *r)
+{
+	const uint64_t *v = r->v;
+	uint64_t sum = 0;
+	int i;
+
+	if (v[SA_D_REQ] > v[SA_D_BYTES])
+		return fail(p, "req %llu is more than bytes %llu (a row has req <= bytes)",
+			    (unsigned long long)v[SA_D_REQ], (unsigned long long)v[SA_D_BYTES]);
+	for (i = 0; i < SA_NAGES; i++) {
+		if (sum > UINT64_MAX - v[SA_D_AGE + i])
+			return fail(p, "the age counts add up to more than %llu",
+				    (unsigned long long)UINT64_MAX);
+		sum += v[SA_D_AGE + i];
+	}
+	if (sum != v[SA_D_OBJS])
+		return fail(p, "the age counts add up to %llu, not objs %llu",
+			    (unsigned long long)sum, (unsigned long long)v[SA_D_OBJS]);
+	if (!v[SA_D_OBJS] && (v[SA_D_BYTES] || v[SA_D_OLDEST] || v[SA_D_BYTE_SECS]))
+		return fail(p, "objs is 0 but bytes, req, oldest or byte_secs is not");
+	if (v[SA_D_REQ_MIN] > v[SA_D_REQ_MAX])
+		return fail(p, "req_min %llu is more than req_max %llu",
+			    (unsigned long long)v[SA_D_REQ_MIN],
+			    (unsigned long long)v[SA_D_REQ_MAX]);
+	if (v[SA_D_OLDEST] > p->d->now)
+		return fail(p, "oldest %llu is more than now %llu",
+			    (unsigned long long)v[SA_D_OLDEST], (unsigned long long)p->d->now);
+	return 0;
+}
+
+static int parse_row(struct dparser *p, const char *line)
+{
+	struct sa_detail *d = p->d;
+	const char *s = line, *t, *end;
+	char q[QUOTE_MAX + 4];
+	struct sa_drow *r;
+	size_t n, i;
+
+	if (d->nrows == p->row_cap) {
+		size_t cap = p->row_cap ? 2 * p->row_cap : 64;
+		void *m = cap < SIZE_MAX / sizeof(*r) ? realloc(d->rows, cap * sizeof(*r)) : NULL;
+
+		if (!m)
+			return fail(p, "out of memory");
+		d->rows = m;
+		p->row_cap = cap;
+	}
+	r = &d->rows[d->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->line = p->lineno;
+	for (i = 0; i < SA_D_NFIELDS; i++) {
+		n = token(&s, &t);
+		if (!n)
+			return fail(p, "row has no '%s' column (a row has %d numbers, type, caller)",
+				    dfield_names[i], SA_D_NFIELDS);
+		if (sa_parse_u64(t, n, &r->v[i]))
+			return bad_number(p, dfield_names[i], t, n);
+	}
+	n = token(&s, &t);
+	if (!n)
+		return fail(p, "row has no 'type' column");
+	r->type_str = dup_range(t, n);
+	if (!r->type_str)
+		return fail(p, "out of memory");
+	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
+		quote(q, t, n);
+		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
+	}
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end == s)
+		return fail(p, "row has no 'caller' column");
+	r->caller = dup_range(s, (size_t)(end - s));
+	if (!r->caller)
+		return fail(p, "out of memory");
+	return check_row(p, r);
+}
+
+static int parse_header(struct dparser *p, const char *line)
+{
+	size_t plen = strlen(HEADER_PREFIX);
+	char q[QUOTE_MAX + 4];
+	const char *ver, *dot;
+
+	if (strncmp(line, HEADER_PREFIX, plen)) {
+		quote(q, line, strlen(line));
+		return fail(p, "not a slab_account detail file: expected '" HEADER_PREFIX
+			    "1.x', got '%s'", q);
+	}
+	ver = line + plen;
+	dot = strchr(ver, '.');
+	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), &p->d->major) ||
+	    sa_parse_u64(dot + 1, strlen(dot + 1), &p->d->minor)) {
+		quote(q, ver, strlen(ver));
+		return fail(p, "malformed format version '%s' (expected MAJOR.MINOR)", q);
+	}
+	if (p->d->major != SA_DETAIL_MAJOR) {
+		quote(q, ver, strlen(ver));
+		return fail(p, "unsupported detail format version %s (this reader understands %d.x)",
+			    q, SA_DETAIL_MAJOR);
+	}
+	return 0;
+}
+
+int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
+			   const char *name, char **err)
+{
+	enum { HEADER, KEYS, ROWS } section = HEADER;
+	struct dparser p = { .d = d, .buf = buf, .len = len, .err = err };
+	char *line = NULL;
+	size_t cap = 0, k;
+	uint64_t sum = 0;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	*err = NULL;
+	d->name = strdup(name);
+	if (!d->name) {
+		*err = strdup("out of memory");
+		return -1;
+	}
+	while (p.pos < len) {
+		const char *s = buf + p.pos, *nl = memchr(s, '\n', len - p.pos);
+		size_t n = nl ? (size_t)(nl - s) : len - p.pos;
+
+		p.pos += n + (nl != NULL);
+		p.lineno++;
+		if (n + 1 > cap) {
+			char *m = realloc(line, n + 1);
+
+			if (!m) {
+				fail(&p, "out of memory");
+				goto out;
+			}
+			line = m;
+			cap = n + 1;
+		}
+		memcpy(line, s, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (section == HEADER && strncmp(line, HEADER_PREFIX, n < strlen(HEADER_PREFIX) ?
+						 n : strlen(HEADER_PREFIX)) &&
+		    parse_header(&p, line))
+			goto out;	/* not our file: say so first */
+		if (strlen(line) != n) {
+			fail(&p, "NUL byte in line (not a text file?)");
+			goto out;
+		}
+		if (!nl) {
+			fail(&p, "line not terminated by a newline (truncated file?)");
+			goto out;
+		}
+		if (section == HEADER) {
+			if (parse_header(&p, line))
+				goto out;
+			section = KEYS;
+			continue;
+		}
+		if (line[strspn(line, " \t")] == '\0')
+			continue;
+		if (line[0] == '#') {
+			if (section == ROWS) {
+				fail(&p, "a second '#' legend line");
+				goto out;
+			}
+			for (k = 0; k < NKEYS; k++)
+				if (!p.seen[k]) {
+					fail(&p, "no '%s' line before the legend", key_names[k]);
+					goto out;
+				}
+			section = ROWS;
+		} else if (section == KEYS ? parse_key(&p, line) : parse_row(&p, line)) {
+			goto out;
+		}
+	}
+	p.lineno++;
+	if (section == HEADER) {
+		fail(&p, "empty file: expected the '" HEADER_PREFIX "1.x' header");
+		goto out;
+	}
+	if (section == KEYS) {
+		fail(&p, "unexpected end of file before the '#' legend line (truncated file?)");
+		goto out;
+	}
+	for (k = 0; k < d->nrows; k++) {
+		if (sum > UINT64_MAX - d->rows[k].v[SA_D_OBJS]) {
+			fail(&p, "the rows' objs add up to more than %llu",
+			     (unsigned long long)UINT64_MAX);
+			goto out;
+		}
+		sum += d->rows[k].v[SA_D_OBJS];
+	}
+	if (sum != d->objects_scanned) {
+		fail(&p, "objects scanned %llu is not the rows' sum of objs %llu",
+		     (unsigned long long)d->objects_scanned, (unsigned long long)sum);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(line);
+	if (ret)
+		sa_detail_free(d);
+	return ret;
+}
+
+int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err)
+{
+	int use_stdin = strcmp(path, "-") == 0;
+	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int ret, e = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (fd < 0) {
+		*err = sa_io_error(path, errno);
+		return -1;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (len + 4096 > cap) {
+			char *m = realloc(buf, cap ? 2 * cap : 65536);
+
+			if (!m) {
+				e = ENOMEM;
+				break;
+			}
+			buf = m;
+			cap = cap ? 2 * cap : 65536;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (max && len > max) {
+			e = EFBIG;
+			break;
+		}
+	}
+	if (!use_stdin)
+		close(fd);
+	if (e) {
+		free(buf);
+		if (e == EFBIG) {
+			size_t n = strlen(path) + 128;
+
+			*err = malloc(n);
+			if (*err)
+				snprintf(*err, n, "%s: more than %zu bytes: too large for a slab_account detail file (--max-input raises the limit)",
+					 sa_display_name(path), max);
+		} else {
+			*err = sa_io_error(path, e);
+		}
+		return -1;
+	}
+	ret = sa_detail_parse_buffer(d, buf ? buf : "", len, sa_display_name(path), err);
+	free(buf);
+	return ret;
+}
+
+void sa_detail_free(struct sa_detail *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++) {
+		free(d->rows[i].type_str);
+		free(d->rows[i].caller);
+	}
+	free(d->rows);
+	free(d->classes);
+	free(d->name);
+	memset(d, 0, sizeof(*d));
+}
+
+uint64_t sa_detail_alloc_size(const struct sa_detail *d, uint64_t n)
+{
+	uint64_t b;
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < d->nclasses; i++)
+		if (d->classes[i] >= n)
+			return d->classes[i];
+	for (b = d->page_size; b && b < n; b <<= 1)
+		if (b > UINT64_MAX / 2)
+			return 0;
+	return b;
+}
