@@ -17,7 +17,7 @@
 #     off (SA_DEBUG_LOCKS=0), one of our modules that rmmod refused before
 #     the kmemleak scan, a failed scan, or a suspected leak whose
 #     allocation backtrace involves our modules (slab_account, sa_test,
-#     sa_stress, sa_bench, sa_floor; or an address no symbol resolves any
+#     sa_stress, sa_age, sa_bench, sa_floor; or an address no symbol resolves any
 #     more, i.e. a module unloaded since: only ours are loaded in these
 #     guests).  Other leaks (the base kernel's; kmemleak is a heuristic)
 #     are listed, not failed.  The suspects judged are those of init.sh's
@@ -110,7 +110,7 @@ elif [ -n "$leaks" ]; then
 	tr -d '\r' < "$con" | sed -n 's/^SA_KMEMLEAK: //p' > "$kml"
 	ours=$(awk '
 		/^unreferenced object/ { n++ }
-		n && (/\[(slab_account|sa_test|sa_stress|sa_bench|sa_floor)\]/ ||
+		n && (/\[(slab_account|sa_test|sa_stress|sa_age|sa_bench|sa_floor)\]/ ||
 		      /\[<[^>]*>\] 0x[0-9a-f]+$/) { mine[n] = 1 }
 		END { c = 0; for (i in mine) c++; print c }' "$kml")
 	if [ "$ours" -ne 0 ]; then

@@ -157,7 +157,8 @@ build_row() {	# build_row test|demo
 	log "building sa_test.ko for $KVER (W=1)"
 	kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
-		"$out/sa_test/sa_stress.ko" "$out/rootfs/lib/slab_account/"
+		"$out/sa_test/sa_stress.ko" "$out/sa_test/sa_age.ko" \
+		"$out/rootfs/lib/slab_account/"
 	log "building the reader (static)"
 	make -s -C "$SA_ROOT/userspace" STATIC=1 CC="${CROSS_COMPILE}gcc" \
 		OUT="$out/rootfs/usr/bin/slabacct"

@@ -6,6 +6,7 @@ set -u
 echo
 echo "== slab_account demo: $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 cp /proc/slab_account /tmp/before
+cp /proc/slab_account_detail /tmp/detail.before
 
 echo "== workload: files on tmpfs, pipes, processes, a /sys walk"
 mkdir -p /tmp/w
@@ -23,6 +24,9 @@ while [ $i -lt 50 ]; do
 done
 find /sys/kernel /sys/class > /dev/null 2>&1
 cp /proc/slab_account /tmp/after
+# Ages need time: the detail file again a few seconds later.
+sleep 5
+cp /proc/slab_account_detail /tmp/detail.after
 
 echo
 echo "== slabacct -n 15 -H   (top call sites by bytes allocated since load)"
@@ -33,6 +37,12 @@ slabacct -s live -n 10 -H --no-summary /tmp/after
 echo
 echo "== slabacct --diff before after -n 10   (what the workload did)"
 slabacct -n 10 --diff /tmp/before /tmp/after
+echo
+echo "== slabacct --leaks -n 10 detail.before detail.after   (old objects, and who grows)"
+slabacct --leaks -n 10 /tmp/detail.before /tmp/detail.after
+echo
+echo "== slabacct --advise -n 8   (what to change to waste less)"
+slabacct --advise -n 8
 # The snapshot for the host's pictures (make demo writes an SVG and an
 # OpenMetrics file from it): prefixed lines, which the streamed output
 # leaves out, with kernel messages kept off the console meanwhile.

@@ -297,6 +297,53 @@ static int kernel_classes(unsigned long long *c, int max)
 	return n;
 }
 
+/*
+ * The CSV line of `slabacct ARGS` whose caller (last field) starts with
+ * "@func+" and that holds @need (if not NULL), in @line; its 1-based
+ * position among the rows, 0 if none.
+ */
+static int slabacct_line(const char *args, const char *func,
+			 const char *need, char *line, size_t len)
+{
+	char cmd[512], buf[1024], key[80];
+	int row = 0, found = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "slabacct %s", args);
+	snprintf(key, sizeof(key), ",%s+", func);
+	p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	while (fgets(buf, sizeof(buf), p)) {
+		if (!row++)
+			continue;	/* the CSV header */
+		if (!found && strstr(buf, key) &&
+		    (!need || !strncmp(buf, need, strlen(need)) ||
+		     strstr(buf, need))) {
+			found = row - 1;
+			snprintf(line, len, "%s", buf);
+		}
+	}
+	if (pclose(p))
+		return 0;
+	return found;
+}
+
+/* Field @n (0-based) of a CSV line without quoted fields before it. */
+static void csv_field(const char *line, int n, char *out, size_t len)
+{
+	const char *p = line, *end;
+
+	while (n-- > 0 && p)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p) {
+		snprintf(out, len, "?");
+		return;
+	}
+	end = strchr(p, ',');
+	snprintf(out, len, "%.*s", (int)(end ? end - p : (ptrdiff_t)strlen(p)), p);
+}
+
 TEST(header_and_classes)
 {
 	unsigned long long k[MAXCLASSES];
@@ -406,6 +453,51 @@ TEST(sizes_of_known_sites)
 		/* Allocated a moment ago. */
 		EXPECT_LE(r->oldest, k->age + 1);
 	}
+	/*
+	 * slabacct --advise on them, against the header's classes: a
+	 * dedicated cache of the size rounded to 8 bytes, and a smaller
+	 * request when it is at most max(8, N/8) bytes above a class.
+	 */
+	for (size_t i = 0; i < 2; i++) {
+		const char *func = i ? "sa_age_above" : "sa_age_exact";
+		unsigned long long n = i ? 132 : 100, c = 0, p = 0;
+		char line[1024], f[64];
+
+		for (int j = 0; j < d.nclasses; j++) {
+			if (!c && d.classes[j] >= n)
+				c = d.classes[j];
+			if (d.classes[j] < n)
+				p = d.classes[j];
+		}
+		ASSERT_NE(0, slabacct_line("--advise --csv", func, ",cache,",
+					   line, sizeof(line)))
+			TH_LOG("%s: no cache advice", func);
+		ksft_print_msg("--advise: %s", line);
+		csv_field(line, 4, f, sizeof(f));
+		EXPECT_EQ(c - ((n + 7) & ~7ULL), strtoull(f, NULL, 10));
+		csv_field(line, 5, f, sizeof(f));
+		EXPECT_EQ(4 * (c - ((n + 7) & ~7ULL)), strtoull(f, NULL, 10));
+		if (p && n - p <= (n / 8 > 8 ? n / 8 : 8)) {
+			ASSERT_NE(0, slabacct_line("--advise --csv", func,
+						   ",smaller,", line,
+						   sizeof(line)));
+			ksft_print_msg("--advise: %s", line);
+			csv_field(line, 4, f, sizeof(f));
+			EXPECT_EQ(c - p, strtoull(f, NULL, 10));
+			csv_field(line, 5, f, sizeof(f));
+			EXPECT_EQ(4 * (c - p), strtoull(f, NULL, 10));
+		}
+	}
+	{
+		char line[1024];
+
+		ASSERT_NE(0, slabacct_line("--advise --csv", "sa_age_padded",
+					   ",padded,", line, sizeof(line)));
+		ksft_print_msg("--advise: %s", line);
+		ASSERT_NE(0, slabacct_line("--advise --csv", "sa_age_var",
+					   ",sizes,", line, sizeof(line)));
+		ksft_print_msg("--advise: %s", line);
+	}
 	check_rules(_metadata, &d);
 	sa_snap_free(&s);
 	detail_free(&d);
@@ -511,6 +603,32 @@ TEST(leak_churn_and_fixed_ages)
 	EXPECT_EQ(16 * 700, r->req);
 	check_rules(_metadata, &d);
 	detail_free(&d);
+
+	/* slabacct --leaks on the two snapshots: the leak first, growing. */
+	{
+		static const struct { const char *func, *verdict; } v[] = {
+			{ "sa_age_leak", "growing" },
+			{ "sa_age_churn", "steady cache" },
+			{ "sa_age_fixed", "old and flat" },
+		};
+		const char *args = "--leaks --csv /tmp/sa_detail.1 /tmp/sa_detail.2";
+		char line[1024], f[64];
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			int rank = slabacct_line(args, v[i].func, NULL, line,
+						 sizeof(line));
+
+			ASSERT_NE(0, rank) TH_LOG("%s: no row", v[i].func);
+			ksft_print_msg("--leaks: %s", line);
+			csv_field(line, 11, f, sizeof(f));
+			EXPECT_STREQ(v[i].verdict, f) TH_LOG("%s", v[i].func);
+			if (!i) {
+				EXPECT_EQ(1, rank);
+				csv_field(line, 6, f, sizeof(f));
+				EXPECT_LT(0, atoi(f)) TH_LOG("no growth");
+			}
+		}
+	}
 }
 
 TEST(unload)
