@@ -60,7 +60,7 @@ module_param(log_times, bool, 0444);
 MODULE_PARM_DESC(log_times,
 		 "log how long each step of the load and of the unload takes");
 
-static size_t sa_table_bytes;
+static size_t sa_table_bytes, sa_object_bytes;
 unsigned long sa_epoch;		/* jiffies at load (the detail file) */
 
 static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
@@ -99,6 +99,7 @@ static int sa_alloc_tables(void)
 	if (!ret)
 		ret = sa_names_alloc(sites, &name_bytes);
 	sa_table_bytes = obj_bytes + site_bytes + name_bytes;
+	sa_object_bytes = obj_bytes;
 	if (ret) {
 		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
 		       sa_table_bytes, objs, sites);
@@ -157,8 +158,9 @@ static int __init sa_init(void)
 	sa_step("load", t0);
 	sa_log_steps = false;
 
-	pr_info("tracking up to %lu objects and %u call sites in %zu bytes\n",
-		sa_objects_capacity(), sa_site_cap, sa_table_bytes);
+	pr_info("tracking up to %lu objects and %u call sites in %zu bytes (object table %zu, call sites %zu)\n",
+		sa_objects_capacity(), sa_site_cap, sa_table_bytes,
+		sa_object_bytes, sa_table_bytes - sa_object_bytes);
 	sa_kprobes_report();
 	return 0;
 

@@ -260,6 +260,12 @@ def memory(meta):
     out.append("module memory: table memory %d bytes (%.1f MiB) for %d objects"
                " and %d call sites = %.1f bytes per object slot"
                % (tm, tm / 2**20, oc, sc, tm / oc))
+    ot = meta.get("object_table", [""])
+    if ot and ot[0].isdigit():
+        ob = int(ot[0])
+        out.append("  of which the object table %d bytes (%.1f bytes per"
+                   " object slot), the call sites %d bytes (%.0f per site)"
+                   % (ob, ob / oc, tm - ob, (tm - ob) / sc))
     dv = (a["VmallocUsed:"] - b["VmallocUsed:"]) * 1024
     df = (b["MemFree:"] - a["MemFree:"]) * 1024
     out.append("measured at insmod: VmallocUsed +%d bytes, MemFree -%d bytes"
@@ -304,6 +310,11 @@ def main():
             print("  %9d %7d %9d %11d %9.0f" % (
                 r["generated_sites"], r["rows"], r["bytes"], r["min_ns"],
                 r["min_ns"] / max(r["rows"], 1)))
+        if "read_detail" in meta:
+            d = meta["read_detail"]
+            print("/proc/slab_account_detail full read (5 reads, fastest):"
+                  " %s rows, %s object slots scanned, %s bytes: %s ns"
+                  % (d[0], d[1], d[-4], d[-2]))
         for line in memory(meta):
             print(line)
         if "hooked" in meta:

@@ -116,6 +116,7 @@ say "M mem_before$(meminfo)"
 insmod $KO/slab_account.ko || broke "insmod slab_account"
 say "M mem_after$(meminfo)"
 say "M table_memory $(header 'table memory')"
+say "M object_table $(dmesg | sed -n 's/.*slab_account: .*(object table \([0-9]*\),.*/\1/p' | tail -n 1)"
 say "M object_capacity $(header 'object capacity')"
 say "M site_capacity $(header 'call site capacity')"
 echo stop > $SA || broke "stop"
@@ -153,6 +154,12 @@ for k in 0 1000 2000 5000 8000 10000; do
 		broke "sabench read"
 	fi
 done
+# The detail file at the most sites: a scan of the object table too.
+if r=$(sabench read /proc/slab_account_detail 5); then
+	say "M read_detail $n $(header 'object capacity') $r"
+else
+	broke "sabench read (detail)"
+fi
 say "M read_dropped $(header 'dropped objects') $(header 'dropped sites')"
 rmmod slab_account || broke "rmmod slab_account (3)"
 
