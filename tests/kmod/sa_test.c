@@ -45,8 +45,11 @@
  * Writing "helpers" allocates through helpers that do not pass their
  * caller's address on, from two functions each (slab_account names the
  * helper's caller, "... via HELPER"):
- *   kv_a         3 x kvmalloc(300), 1 freed with kvfree()
- *   kv_b         5 x kvzalloc(700), 2 freed
+ *   kv_a         3 x kvmalloc(300), 1 freed with kvfree() (kvmalloc may
+ *                tail-call kmalloc when the size fits in a page: then
+ *                the kernel names the caller itself)
+ *   kv_b         5 x kvzalloc(5000), 2 freed (more than a page: no tail
+ *                call, the kmalloc's site is in the helper)
  *   kpool        mempool_create_kmalloc_pool(2, 136): the pool, its
  *                array of 2 pointers and its 2 reserve elements, freed
  *                when "free" destroys the pool
@@ -365,7 +368,7 @@ static noinline void *sa_test_alloc_kv_a(void)
 
 static noinline void *sa_test_alloc_kv_b(void)
 {
-	return SAT_SITE(kvzalloc(700, GFP_KERNEL));
+	return SAT_SITE(kvzalloc(5000, GFP_KERNEL));
 }
 
 static noinline mempool_t *sa_test_alloc_kpool(void)
@@ -501,7 +504,7 @@ static void sat_helpers(void)
 	for (i = 0; i < 3; i++)
 		sat_note_alloc(SITE_KV_A, sa_test_alloc_kv_a(), 300);
 	for (i = 0; i < 5; i++)
-		sat_note_alloc(SITE_KV_B, sa_test_alloc_kv_b(), 700);
+		sat_note_alloc(SITE_KV_B, sa_test_alloc_kv_b(), 5000);
 	for (i = 0; i < 4; i++)
 		sat_note_alloc(SITE_POOL_A, sa_test_alloc_pool_a(), 136);
 	for (i = 0; i < 3; i++)
