@@ -172,7 +172,7 @@ struct helper_site {
 	unsigned long long allocs, frees;
 	const char *cache;	/* for the books' stride; NULL for kmalloc */
 	const char *type;	/* the row's type, up to a cache's name */
-	const char *via;	/* the helper's name starts so */
+	const char *via;	/* the helper's name holds this */
 	int uniform;		/* objects of one size */
 };
 
@@ -222,7 +222,7 @@ static void check_helper_rows(struct __test_metadata *_metadata,
 		 * (7.x): the row names it without being unwrapped.
 		 */
 		if (via) {
-			EXPECT_EQ(0, strncmp(via + 5, h->via, strlen(h->via)))
+			EXPECT_NE(NULL, strstr(via + 5, h->via))
 				TH_LOG("%s: %s", h->func, via);
 		} else {
 			EXPECT_EQ(0, strcmp(h->via, "kvmalloc"))
