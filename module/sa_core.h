@@ -41,6 +41,12 @@
  *			clamps what a busy site's skewed reading may still
  *			give (req <= total, live_req <= live, no value below
  *			zero): exact when the site is quiet, never impossible.
+ * sa_site.helper	written before the entry is published, never after:
+ *			a site in a helper has fast = SA_FAST_NONE.
+ * sa_site.via		WRITE_ONCE() by allocations unwrapped to the site
+ *			(a call instruction calls one helper, so writers
+ *			agree but for calls through pointers: the last
+ *			wins); read by the file with READ_ONCE().
  * sa_site.live_alloc	atomic64: added before the object is published,
  *			subtracted after it is taken out, so never negative.
  * sa_site.peak		atomic64 maximum of live_alloc (cmpxchg loop);
@@ -101,7 +107,7 @@
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 
-#define SA_FORMAT_VERSION	"1.1"
+#define SA_FORMAT_VERSION	"1.2"
 #define SA_NAME_LEN		24	/* a cache's name as the row shows it */
 #define SA_BUCKET_KEYS		7	/* keys per bucket: 7 + spill = 64 bytes */
 #define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
@@ -146,7 +152,8 @@ struct sa_site {
 	/*
 	 * The cache argument of allocations the fast path counts without a
 	 * look at type and cache: NULL for a kmalloc-only site, the cache of
-	 * a single-cache site, SA_FAST_NONE for a mixed or multi-cache one.
+	 * a single-cache site, SA_FAST_NONE for a mixed or multi-cache one
+	 * and for a site in an allocation helper.
 	 */
 	const struct kmem_cache *fast;
 	const struct kmem_cache *cache;	/* first cache seen, compared only */
@@ -154,6 +161,13 @@ struct sa_site {
 	struct sa_site_pcpu __percpu *pcpu;
 	u32 off;			/* its byte offset in sa_sites */
 	int ready;			/* published in the hash */
+	/*
+	 * 1 + the allocation helper (sa_unwrap.c) the site is in, set before
+	 * it is published: its allocations go to the helper's caller.
+	 */
+	u8 helper;
+	/* 1 + the helper whose caller this site is, once seen unwrapped. */
+	u8 via;
 
 	atomic64_t live_alloc ____cacheline_aligned;
 	atomic64_t peak;		/* of live_alloc, since the last reset */
@@ -205,6 +219,7 @@ struct sa_stats {
 	u64 resized;		/* objects resized in place (krealloc) */
 	u64 resized_unknown;	/* ... that the table did not hold */
 	u64 twice;		/* allocations reported twice */
+	u64 unwrap_failed;	/* helper's caller not found on the stack */
 };
 
 DECLARE_PER_CPU(struct sa_stats, sa_stats);

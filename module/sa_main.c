@@ -10,6 +10,7 @@
  *   sa_sites.c		the call-site table
  *   sa_objects.c	the object table and the global event counters
  *   sa_names.c		call sites' names, kept from first sight
+ *   sa_unwrap.c	allocation helpers, and the callers behind them
  *   sa_tracepoints.c	the kmem tracepoint probes, for every era
  *   sa_kprobes.c	the paths the tracepoints do not report
  *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
@@ -39,6 +40,7 @@
 #include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
+#include "sa_unwrap.h"
 
 #if BITS_PER_LONG != 64
 /* Remote reads of 64-bit per-CPU counters would tear (sa_core.h). */
@@ -130,6 +132,9 @@ static int __init sa_init(void)
 	if (ret)
 		return ret;
 	t = sa_step("allocate the tables", t);
+	/* Before any probe: the probes read the helpers' table. */
+	sa_unwrap_init();
+	t = sa_step("find the allocation helpers", t);
 	ret = sa_names_watch();
 	if (ret)
 		goto out_tables;

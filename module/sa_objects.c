@@ -80,6 +80,7 @@ void sa_stats_sum(struct sa_stats *sum)
 		sum->resized += READ_ONCE(c->resized);
 		sum->resized_unknown += READ_ONCE(c->resized_unknown);
 		sum->twice += READ_ONCE(c->twice);
+		sum->unwrap_failed += READ_ONCE(c->unwrap_failed);
 	}
 }
 
@@ -272,6 +273,8 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 	}
 
 	e = sa_site_get(call_site, s);
+	if (unlikely(e && e->helper))
+		e = sa_site_unwrap(e, s);
 	if (unlikely(!e))
 		return;		/* call-site table full */
 

@@ -27,6 +27,7 @@
 #include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
+#include "sa_unwrap.h"
 
 /* What a reader keeps between rows. */
 struct sa_reader {
@@ -152,6 +153,8 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "resized in place: %llu\n", st.resized);
 	seq_printf(m, "unknown resizes: %llu\n", st.resized_unknown);
 	seq_printf(m, "reported twice: %llu\n", st.twice);
+	/* 1.2: rows of allocation helpers' callers. */
+	seq_printf(m, "unwrap failures: %llu\n", st.unwrap_failed);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
@@ -196,6 +199,7 @@ void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
 	unsigned long type = READ_ONCE(e->type);
 	char id[8 + SA_NAME_LEN], *p = id;
 	const char *name;
+	unsigned int via;
 
 	if ((type & SA_TYPE_KMALLOC) && (type & SA_TYPE_CACHE)) {
 		p = sa_put_str(p, "mixed ", 8);
@@ -216,13 +220,17 @@ void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
 	seq_write(m, id, p - id);
 
 	name = sa_site_name(e, sym);
-	if (name) {
+	if (name)
 		seq_puts(m, name);
-		seq_putc(m, '\n');
-	} else {
-		/* No symbol: the address, as kptr_restrict allows. */
-		seq_printf(m, "%pK\n", (void *)e->call_site);
+	else	/* No symbol: the address, as kptr_restrict allows. */
+		seq_printf(m, "%pK", (void *)e->call_site);
+	/* 1.2: the caller of an allocation helper says which. */
+	via = READ_ONCE(e->via);
+	if (via) {
+		seq_puts(m, " via ");
+		seq_puts(m, sa_helper_name(via));
 	}
+	seq_putc(m, '\n');
 }
 
 /* The row of @e, from the view sa_seq_find() took of it. */

@@ -5,7 +5,8 @@
  * A dense array of sites plus an open-addressing hash of pointers to
  * them.  Sites are added lock-free by the first allocation seen from a
  * call site and never removed while the module is loaded.  This file owns
- * the slow insert, what a site notes of its type and cache, its peak, and
+ * the slow insert, what a site notes of its type and cache, the site a
+ * helper's allocation is charged to (sa_unwrap.c finds it), its peak, and
  * how its per-CPU counters are summed, viewed and reset.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,6 +21,7 @@
 #include "sa_core.h"
 #include "sa_kmem_cache.h"
 #include "sa_sites.h"
+#include "sa_unwrap.h"
 
 struct sa_site *sa_sites;
 struct sa_site_cold *sa_site_colds;
@@ -133,7 +135,7 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 
 	/* A spare entry may have been named for another site already. */
 	name[0] = '\0';
-	e->fast = s;
+	e->fast = e->helper ? SA_FAST_NONE : s;
 	if (!s) {
 		e->type |= SA_TYPE_KMALLOC;
 		return;
@@ -176,6 +178,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				e = sa_site_at(idx);
 				memset(e, 0, sizeof(*e));
 				e->call_site = call_site;
+				e->helper = sa_helper_of(call_site);
 				e->off = (char *)e - (char *)sa_sites;
 				e->req_range = SA_REQ_NONE;
 				/* Zeroed at load, used by no site before. */
@@ -213,7 +216,9 @@ static void sa_site_set_fast(struct sa_site *e)
 	unsigned long type = READ_ONCE(e->type);
 	const struct kmem_cache *fast = SA_FAST_NONE;
 
-	if (type == SA_TYPE_KMALLOC)
+	if (e->helper)
+		fast = SA_FAST_NONE;	/* every allocation is unwrapped */
+	else if (type == SA_TYPE_KMALLOC)
 		fast = NULL;
 	else if (type == SA_TYPE_CACHE)
 		fast = READ_ONCE(e->cache);
@@ -269,6 +274,28 @@ struct sa_site *sa_site_get(unsigned long call_site,
 		     (s && s != READ_ONCE(e->cache))))
 		sa_site_note_type(e, s);
 	return e;
+}
+
+/*
+ * @e is in an allocation helper: the site of the helper's caller, which
+ * then says it was unwrapped, noting an allocation of the kind @s says;
+ * @e itself when the caller cannot be found (counted), NULL when the
+ * table is full.
+ */
+struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
+{
+	unsigned int via = e->helper;
+	unsigned long caller = sa_unwrap_caller(e->helper, &via);
+	struct sa_site *c;
+
+	if (unlikely(!caller)) {
+		this_cpu_inc(sa_stats.unwrap_failed);
+		return e;
+	}
+	c = sa_site_get(caller, s);
+	if (c && READ_ONCE(c->via) != via)
+		WRITE_ONCE(c->via, via);
+	return c;
 }
 
 /* Widen @e's request extremes to @req. */

@@ -20,6 +20,13 @@ void sa_sites_free(void);
 struct sa_site *sa_site_get(unsigned long call_site,
 			    const struct kmem_cache *s);
 
+/*
+ * Slow path of an allocation at @e, a site in an allocation helper: the
+ * site of the helper's caller (added if new), or @e when the stack does
+ * not show it (counted); NULL when the table is full.
+ */
+struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s);
+
 /* Entries handed out so far (some may be spares, not yet ready). */
 unsigned int sa_sites_seen(void);
 

@@ -151,10 +151,30 @@ static int all_digits(const char *s, size_t len)
 	return len > 0;
 }
 
-const char *sa_caller_module(const char *caller, size_t *len)
+const char *sa_caller_via(const char *caller, size_t *len)
 {
 	size_t n = strlen(caller);
-	const char *open;
+	const char *via;
+
+	/* The last " via " with one non-empty word after it. */
+	for (via = caller + n; via > caller; via--) {
+		if (is_blank(via[-1]))
+			break;
+	}
+	if (via == caller + n || (size_t)(via - caller) < 5 ||
+	    strncmp(via - 5, " via ", 5) != 0 || via - 5 == caller)
+		return NULL;
+	*len = (size_t)(caller + n - via);
+	return via;
+}
+
+const char *sa_caller_module(const char *caller, size_t *len)
+{
+	size_t n = strlen(caller), vlen;
+	const char *open, *via = sa_caller_via(caller, &vlen);
+
+	if (via)
+		n = (size_t)(via - 5 - caller);	/* up to " via HELPER" (1.2) */
 
 	if (n < 4 || caller[n - 1] != ']')
 		return NULL;

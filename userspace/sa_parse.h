@@ -136,7 +136,16 @@ int sa_parse_u64(const char *s, size_t len, uint64_t *out);
  */
 int sa_type_parse(const char *s, enum sa_type *type, const char **cache);
 
-/* Module of a caller `sym+0x1/0x2 [mod]`: pointer to `mod` and its length; NULL if none. */
+/*
+ * Module of a caller `sym+0x1/0x2 [mod]` (or `sym+0x1/0x2 [mod] via h`):
+ * pointer to `mod` and its length; NULL if none.
+ */
 const char *sa_caller_module(const char *caller, size_t *len);
+
+/*
+ * (1.2) The allocation helper a caller `sym+0x1/0x2 [mod] via helper` was
+ * unwrapped from: pointer to `helper` and its length; NULL if none.
+ */
+const char *sa_caller_via(const char *caller, size_t *len);
 
 #endif /* SA_PARSE_H */

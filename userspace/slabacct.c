@@ -974,16 +974,19 @@ static void frame(const char *s, size_t len)
 
 static void print_folded(const struct opts *o, const struct item *items, size_t n)
 {
-	size_t i, mlen, clen;
+	size_t i, mlen, clen, vlen;
 
 	for (i = 0; i < n; i++) {
 		const char *caller = items[i].row->caller;
 		const char *mod = sa_caller_module(caller, &mlen);
+		const char *via = sa_caller_via(caller, &vlen);
 		uint64_t v = items[i].v[o->keys[0]].mag;
 
 		if (!v)
 			continue;	/* a flame graph has no room for it */
-		clen = mod ? (size_t)(mod - 2 - caller) : strlen(caller);
+		/* The site: the symbol+offset, without [module] or via (1.2). */
+		clen = mod ? (size_t)(mod - 2 - caller) :
+		       via ? (size_t)(via - 5 - caller) : strlen(caller);
 		if (mod)
 			frame(mod, mlen);
 		else

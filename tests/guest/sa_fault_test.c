@@ -360,7 +360,7 @@ static unsigned long long key_now(const char *key)
 static void exhaust(struct __test_metadata *_metadata, const char *params)
 {
 	static int fds[2 * 400];
-	struct sa_truth t[16];
+	struct sa_truth t[32];
 	int n, nt, cpus, count;
 	char err[256];
 	struct sa_snap s;
@@ -370,7 +370,7 @@ static void exhaust(struct __test_metadata *_metadata, const char *params)
 	n = hold_pipes(fds, 400);
 	ASSERT_EQ(400, n);
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
-	nt = sa_truth_read(t, 16, &cpus);
+	nt = sa_truth_read(t, 32, &cpus);
 	ASSERT_LT(0, nt);
 	/*
 	 * Both tables tiny: which sites take the 16 entries decides whether
@@ -390,7 +390,7 @@ static void exhaust(struct __test_metadata *_metadata, const char *params)
 	/* Every tracked object's free is found: rows go back to zero. */
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
 	close_pipes(fds, n);
-	nt = sa_truth_read(t, 16, &cpus);
+	nt = sa_truth_read(t, 32, &cpus);
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	for (int i = 0; i < nt; i++) {
 		const struct sa_row *r = sa_snap_row(&s, t[i].func, &count);

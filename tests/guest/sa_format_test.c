@@ -70,8 +70,11 @@ TEST(callers_are_symbols)
 	struct sa_snap s;
 	regex_t re;
 
-	/* %pS: symbol+0xoff/0xlen, then " [module]" for module code. */
-	ASSERT_EQ(0, regcomp(&re, "^[A-Za-z0-9_.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+( \\[[A-Za-z0-9_]+\\])?$",
+	/*
+	 * %pS: symbol+0xoff/0xlen, then " [module]" for module code; then
+	 * (1.2) " via HELPER" for the caller of an allocation helper.
+	 */
+	ASSERT_EQ(0, regcomp(&re, "^[A-Za-z0-9_.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+( \\[[A-Za-z0-9_]+\\])?( via [A-Za-z0-9_.$]+)?$",
 			     REG_EXTENDED | REG_NOSUB));
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	for (size_t i = 0; i < s.nrows; i++) {

@@ -7,6 +7,11 @@
  * have settled, and come back to nothing live after "free".  The header
  * names each hooked path; SA_ALLOW_UNHOOKED=1 lets a kernel without
  * kprobes pass on what it can hook.
+ *
+ * Allocation helpers (sa_test.ko's "helpers" pattern): allocations made
+ * through kvmalloc() and mempools from distinct functions are rows of
+ * those functions, each saying which helper it was unwrapped from, equal
+ * to the books.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -158,6 +163,108 @@ TEST(exact_on_every_path)
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
 	ASSERT_EQ(0, settle(t, &nt, &s, 0) < 0);
 	check_rows(_metadata, &s, t, nt, 1);
+	sa_snap_free(&s);
+	sa_module_unload("sa_test");
+}
+
+struct helper_site {
+	const char *func;
+	unsigned long long allocs, frees;
+	const char *cache;	/* for the books' stride; NULL for kmalloc */
+	const char *type;	/* the row's type, up to a cache's name */
+	const char *via;	/* the helper's name holds this */
+	int uniform;		/* objects of one size */
+};
+
+/* The "helpers" pattern documented at the top of tests/kmod/sa_test.c. */
+static const struct helper_site helper_sites[] = {
+	{ "sa_test_alloc_kv_a",   3, 1, NULL, "kmalloc", "kvmalloc", 1 },
+	{ "sa_test_alloc_kv_b",   5, 2, NULL, "kmalloc", "kvmalloc", 1 },
+	{ "sa_test_alloc_pool_a", 4, 1, NULL, "kmalloc", "mempool_", 1 },
+	{ "sa_test_alloc_pool_b", 3, 1, "sa_test_pool", "cache", "mempool_", 1 },
+	{ "sa_test_alloc_kpool",  4, 0, NULL, "kmalloc", "mempool_", 0 },
+	{ "sa_test_alloc_spool",  4, 0, NULL, "mixed", "mempool_", 0 },
+};
+
+#define NR_HELPER_SITES (sizeof(helper_sites) / sizeof(helper_sites[0]))
+
+static void check_helper_rows(struct __test_metadata *_metadata,
+			      const struct sa_snap *s, int freed)
+{
+	int metadata = sa_slab_metadata();
+	struct sa_truth t[32];
+	int nt, cpus;
+
+	nt = sa_truth_read(t, 32, &cpus);
+	ASSERT_LT(0, nt);
+	for (size_t i = 0; i < NR_HELPER_SITES; i++) {
+		const struct helper_site *h = &helper_sites[i];
+		struct sa_truth *b = (struct sa_truth *)truth_of(t, nt, h->func);
+		const struct sa_row *r;
+		const char *via;
+		int n, exact;
+
+		ASSERT_NE(NULL, b) TH_LOG("no books for %s", h->func);
+		exact = h->uniform ? !sa_truth_to_stride(b, h->cache) : !metadata;
+		r = sa_snap_row(s, h->func, &n);
+		ASSERT_NE(NULL, r) TH_LOG("no row for %s", h->func);
+		EXPECT_EQ(1, n);
+		via = strstr(r->caller, " via ");
+		ksft_print_msg("%-22s allocs %llu/%llu frees %llu/%llu total %llu/%llu req %llu/%llu live %llu/%llu live_req %llu/%llu %s | %s\n",
+			       h->func, r->allocs, b->allocs, r->frees,
+			       b->frees, r->total, b->total, r->req, b->req,
+			       r->live, b->live, r->live_req, b->live_req,
+			       r->type, r->caller);
+		EXPECT_EQ(0, strncmp(r->type, h->type, strlen(h->type)))
+			TH_LOG("%s: type %s", h->func, r->type);
+		/*
+		 * kvmalloc() passes its caller's address on in some kernels
+		 * (7.x): the row names it without being unwrapped.
+		 */
+		if (via) {
+			EXPECT_NE(NULL, strstr(via + 5, h->via))
+				TH_LOG("%s: %s", h->func, via);
+		} else {
+			EXPECT_EQ(0, strcmp(h->via, "kvmalloc"))
+				TH_LOG("%s is not marked unwrapped", h->func);
+		}
+		EXPECT_EQ(h->allocs, b->allocs);
+		EXPECT_EQ(b->allocs, r->allocs);
+		EXPECT_EQ(b->frees, r->frees);
+		EXPECT_EQ(b->objs, r->objs);
+		EXPECT_EQ(freed ? h->allocs : h->frees, r->frees);
+		if (!exact) {
+			ksft_print_msg("%s: bytes not compared (slab metadata)\n",
+				       h->func);
+			continue;
+		}
+		EXPECT_EQ(b->total, r->total);
+		EXPECT_EQ(b->req, r->req);
+		EXPECT_EQ(b->live, r->live);
+		EXPECT_EQ(b->live_req, r->live_req);
+		if (freed)
+			EXPECT_EQ(0, r->live);
+	}
+}
+
+TEST(helpers_name_their_callers)
+{
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_cmd("reset"));
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "helpers", 7));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_TRUE(sa_snap_has_key(&s, "unwrap failures"));
+	ksft_print_msg("unwrap failures: %llu\n",
+		       sa_snap_key(&s, "unwrap failures"));
+	check_helper_rows(_metadata, &s, 0);
+	sa_snap_free(&s);
+
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	check_helper_rows(_metadata, &s, 1);
 	sa_snap_free(&s);
 	sa_module_unload("sa_test");
 }

@@ -33,14 +33,14 @@ FIXTURE_TEARDOWN(reload)
 
 TEST_F(reload, rmmod_with_live_objects_then_free)
 {
-	struct sa_truth t[16];
+	struct sa_truth t[32];
 	unsigned long long unknown;
 	char err[256];
 	struct sa_snap s;
 	int cpus, live = 0, n;
 
 	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
-	n = sa_truth_read(t, 16, &cpus);
+	n = sa_truth_read(t, 32, &cpus);
 	ASSERT_LT(0, n);
 	for (int i = 0; i < n; i++)
 		live += t[i].objs;

@@ -142,6 +142,11 @@ expect human-summary 0 -H --summary-only $V
 expect summary-only 0 --summary-only $V
 expect no-summary 0 --no-summary $V
 expect version-1.1 0 fixtures/valid_1_1.txt
+# 1.2: callers unwrapped from allocation helpers end with " via HELPER".
+expect version-1.2 0 fixtures/valid_1_2.txt
+expect by-module-1.2 0 --by module fixtures/valid_1_2.txt
+expect by-function-1.2 0 -b function --no-summary fixtures/valid_1_2.txt
+expect folded-1.2 0 --folded fixtures/valid_1_2.txt
 expect crlf 0 --no-summary fixtures/crlf.txt
 expect top 0 -n 2 --no-summary $V
 expect filtered-empty 0 --cache=nosuch $V

@@ -399,6 +399,18 @@ static void test_caller_module(void)
 	CHECK(sa_caller_module("foo[x]", &n) == NULL);
 	m = sa_caller_module("a [b] [c]", &n);
 	CHECK(m && n == 1 && *m == 'c');
+	/* 1.2: a caller unwrapped from an allocation helper. */
+	m = sa_caller_module("foo+0x1c/0x50 [sa_test] via mempool_alloc", &n);
+	CHECK(m && n == 7 && strncmp(m, "sa_test", n) == 0);
+	m = sa_caller_via("foo+0x1c/0x50 [sa_test] via mempool_alloc", &n);
+	CHECK(m && n == 13 && strncmp(m, "mempool_alloc", n) == 0);
+	m = sa_caller_via("foo+0x1c/0x50 via kvmalloc_node", &n);
+	CHECK(m && n == 13 && strncmp(m, "kvmalloc_node", n) == 0);
+	CHECK(sa_caller_module("foo+0x1c/0x50 via kvmalloc_node", &n) == NULL);
+	CHECK(sa_caller_via("foo+0x1c/0x50 [sa_test]", &n) == NULL);
+	CHECK(sa_caller_via("foo+0x1c/0x50 via ", &n) == NULL);
+	CHECK(sa_caller_via(" via x", &n) == NULL);
+	CHECK(sa_caller_via("via x", &n) == NULL);
 }
 
 static void check_io_error(const char *path, int errnum, const char *want,

@@ -42,6 +42,24 @@
  *   move_to      that krealloc (its caller is this site), kept
  * "free" frees what is kept.
  *
+ * Writing "helpers" allocates through helpers that do not pass their
+ * caller's address on, from two functions each (slab_account names the
+ * helper's caller, "... via HELPER"):
+ *   kv_a         3 x kvmalloc(300), 1 freed with kvfree() (kvmalloc may
+ *                tail-call kmalloc when the size fits in a page: then
+ *                the kernel names the caller itself)
+ *   kv_b         5 x kvzalloc(5000), 2 freed (more than a page: no tail
+ *                call, the kmalloc's site is in the helper)
+ *   kpool        mempool_create_kmalloc_pool(2, 136): the pool, its
+ *                array of 2 pointers and its 2 reserve elements, freed
+ *                when "free" destroys the pool
+ *   spool        mempool_create_slab_pool(2, sa_test_pool, 232-byte
+ *                objects): the same with 2 objects of that cache
+ *   pool_a       4 x mempool_alloc() from the kmalloc pool, 1 freed
+ *   pool_b       3 x mempool_alloc() from the slab pool, 1 freed
+ * (the pools' reserves are full, so mempool_alloc() allocates and
+ * mempool_free() frees).
+ *
  * At load, sa_test_alloc_init (__init code, freed after init) allocates a
  * kmalloc(72) kept until unload: its row must keep its caller's name.
  */
@@ -52,6 +70,8 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/mempool.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
@@ -79,6 +99,12 @@ enum {
 	SITE_SHRINK,
 	SITE_MOVE,
 	SITE_MOVE_TO,
+	SITE_KV_A,
+	SITE_KV_B,
+	SITE_POOL_A,		/* freed before their pools' reserves */
+	SITE_POOL_B,
+	SITE_KPOOL,
+	SITE_SPOOL,
 	NR_SITES
 };
 
@@ -120,11 +146,19 @@ static struct sat_site sat_sites[NR_SITES] = {
 	[SITE_SHRINK]		= { .func = "sa_test_alloc_shrink" },
 	[SITE_MOVE]		= { .func = "sa_test_alloc_move" },
 	[SITE_MOVE_TO]		= { .func = "sa_test_alloc_move_to" },
+	[SITE_KV_A]		= { .func = "sa_test_alloc_kv_a" },
+	[SITE_KV_B]		= { .func = "sa_test_alloc_kv_b" },
+	[SITE_POOL_A]		= { .func = "sa_test_alloc_pool_a" },
+	[SITE_POOL_B]		= { .func = "sa_test_alloc_pool_b" },
+	[SITE_KPOOL]		= { .func = "sa_test_alloc_kpool" },
+	[SITE_SPOOL]		= { .func = "sa_test_alloc_spool" },
 };
 
 static DEFINE_MUTEX(sat_lock);
 static DEFINE_SPINLOCK(sat_irq_lock);	/* objects touched from irqs */
 static struct kmem_cache *sat_cache;
+static struct kmem_cache *sat_pool_cache;	/* no constructor: mempool */
+static mempool_t *sat_kpool, *sat_spool;	/* under sat_lock */
 static int sat_remote_cpu = -1;
 
 /* ---- bookkeeping ---------------------------------------------------- */
@@ -208,14 +242,34 @@ static void *sat_take(int site)
 	return ptr;
 }
 
+static void sat_destroy_pool(int site, mempool_t **pool)
+{
+	/* Its reserve elements are freed with it. */
+	while (sat_take(site))
+		;
+	mempool_destroy(*pool);
+	*pool = NULL;
+}
+
 static void sat_free(int site)
 {
-	void *ptr = sat_take(site);
+	void *ptr;
 
+	if (site == SITE_KPOOL)
+		return sat_destroy_pool(site, &sat_kpool);
+	if (site == SITE_SPOOL)
+		return sat_destroy_pool(site, &sat_spool);
+	ptr = sat_take(site);
 	if (!ptr)
 		return;
 	if (site == SITE_CACHE || site == SITE_BULK)
 		kmem_cache_free(sat_cache, ptr);
+	else if (site == SITE_KV_A || site == SITE_KV_B)
+		kvfree(ptr);
+	else if (site == SITE_POOL_A)
+		mempool_free(ptr, sat_kpool);
+	else if (site == SITE_POOL_B)
+		mempool_free(ptr, sat_spool);
 	else
 		kfree(ptr);
 }
@@ -307,6 +361,37 @@ static noinline __noclone void *sa_test_alloc_move_to(void *p)
 	return SAT_SITE(krealloc(p, 400, GFP_KERNEL));
 }
 
+static noinline void *sa_test_alloc_kv_a(void)
+{
+	return SAT_SITE(kvmalloc(300, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_kv_b(void)
+{
+	return SAT_SITE(kvzalloc(5000, GFP_KERNEL));
+}
+
+static noinline mempool_t *sa_test_alloc_kpool(void)
+{
+	return SAT_SITE(mempool_create_kmalloc_pool(2, 136));
+}
+
+static noinline mempool_t *sa_test_alloc_spool(void)
+{
+	return SAT_SITE(mempool_create_slab_pool(2, sat_pool_cache));
+}
+
+/* Distinct bodies: not folded into one function by the compiler. */
+static noinline void *sa_test_alloc_pool_a(void)
+{
+	return SAT_SITE(mempool_alloc(sat_kpool, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_pool_b(void)
+{
+	return SAT_SITE(mempool_alloc(sat_spool, GFP_NOIO));
+}
+
 /* krealloc(@p of @site) to @size, which must keep it in place. */
 static void sat_resize(int site, void *p, size_t size)
 {
@@ -381,6 +466,55 @@ static void sat_paths(void)
 		pr_warn("krealloc(56 -> 400) did not move the object\n");
 	sat_take(SITE_MOVE);
 	sat_note_alloc(SITE_MOVE_TO, q, 400);
+}
+
+/*
+ * What creating @pool allocated, noted at @site: the pool, its array of
+ * pointers (kzalloc and kmalloc_array in the mempool code) and its
+ * reserve of elements of @req bytes.
+ */
+static void sat_note_pool(int site, mempool_t *pool, size_t req)
+{
+	int i;
+
+	sat_note_alloc(site, pool, sizeof(*pool));
+	sat_note_alloc(site, pool->elements,
+		       max(1, pool->min_nr) * sizeof(void *));
+	for (i = 0; i < pool->curr_nr; i++)
+		sat_note_alloc(site, pool->elements[i], req);
+}
+
+static void sat_helpers(void)
+{
+	int i;
+
+	sat_kpool = sa_test_alloc_kpool();
+	sat_spool = sa_test_alloc_spool();
+	if (!sat_kpool || !sat_spool) {
+		pr_err("cannot create the mempools\n");
+		mempool_destroy(sat_kpool);
+		mempool_destroy(sat_spool);
+		sat_kpool = NULL;
+		sat_spool = NULL;
+		return;
+	}
+	sat_note_pool(SITE_KPOOL, sat_kpool, 136);
+	sat_note_pool(SITE_SPOOL, sat_spool, kmem_cache_size(sat_pool_cache));
+
+	for (i = 0; i < 3; i++)
+		sat_note_alloc(SITE_KV_A, sa_test_alloc_kv_a(), 300);
+	for (i = 0; i < 5; i++)
+		sat_note_alloc(SITE_KV_B, sa_test_alloc_kv_b(), 5000);
+	for (i = 0; i < 4; i++)
+		sat_note_alloc(SITE_POOL_A, sa_test_alloc_pool_a(), 136);
+	for (i = 0; i < 3; i++)
+		sat_note_alloc(SITE_POOL_B, sa_test_alloc_pool_b(),
+			       kmem_cache_size(sat_pool_cache));
+	sat_free(SITE_KV_A);
+	sat_free(SITE_KV_B);
+	sat_free(SITE_KV_B);
+	sat_free(SITE_POOL_A);
+	sat_free(SITE_POOL_B);
 }
 
 /* ---- contexts ------------------------------------------------------------ */
@@ -557,6 +691,11 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			sat_run();
 	} else if (!strcmp(buf, "free")) {
 		sat_free_all();
+	} else if (!strcmp(buf, "helpers")) {
+		if (sat_sites[SITE_KV_A].allocs)
+			ret = -EBUSY;	/* one run per load */
+		else
+			sat_helpers();
 	} else if (!strcmp(buf, "paths")) {
 		if (sat_sites[SITE_RCU].allocs)
 			ret = -EBUSY;	/* one run per load */
@@ -595,6 +734,11 @@ static int __init sat_init(void)
 	sat_cache = kmem_cache_create("sa_test_cache", 200, 0, 0, sat_ctor);
 	if (!sat_cache)
 		return -ENOMEM;
+	sat_pool_cache = kmem_cache_create("sa_test_pool", 232, 0, 0, NULL);
+	if (!sat_pool_cache) {
+		kmem_cache_destroy(sat_cache);
+		return -ENOMEM;
+	}
 	sat_init_obj = sa_test_alloc_init();
 	timer_setup(&sat_timer, sat_timer_fn, 0);
 	hrtimer_setup(&sat_hrtimer, sat_hrtimer_fn, CLOCK_MONOTONIC,
@@ -602,6 +746,7 @@ static int __init sat_init(void)
 	sat_proc = proc_create("sa_test", 0600, NULL, &sat_proc_ops);
 	if (!sat_proc) {
 		kfree(sat_init_obj);
+		kmem_cache_destroy(sat_pool_cache);
 		kmem_cache_destroy(sat_cache);
 		return -ENOMEM;
 	}
@@ -615,6 +760,7 @@ static void __exit sat_exit(void)
 	hrtimer_cancel(&sat_hrtimer);
 	sat_free_all();
 	kfree(sat_init_obj);
+	kmem_cache_destroy(sat_pool_cache);
 	kmem_cache_destroy(sat_cache);
 }
 

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: allocation helpers and the callers behind them.
+ *
+ * kvmalloc(), mempool_alloc() and their kin allocate on behalf of their
+ * caller without passing its address on: the kmem events name a site
+ * inside the helper, one row for all its users.  This file owns the table
+ * of such helpers -- the names they have had in the kernels slab_account
+ * knows, plus the functions the unwrap= parameter names -- found at load
+ * by name, and the walk of the stack that finds, for an allocation at a
+ * site inside one, the helper's caller.  A site inside a helper never
+ * takes the fast path (sa_site.helper, sa_sites.c): only its allocations
+ * pay for the walk.
+ *
+ * The table is written at load before any probe is registered and only
+ * read afterwards.  The walk allocates nothing and takes no lock
+ * (stack_trace_save(): ORC on x86_64, frame records on arm64), so it runs
+ * in any context the probes do.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+
+#include "sa_unwrap.h"
+
+static char *unwrap;
+module_param(unwrap, charp, 0444);
+MODULE_PARM_DESC(unwrap,
+		 "more allocation helpers whose callers the rows name: func1,func2,...");
+
+#define SA_MAX_HELPERS		32
+#define SA_HELPER_NAME		40
+/* Frames walked: the probe's, the allocator's, the helpers', the caller. */
+#define SA_UNWIND_DEPTH		20
+
+struct sa_helper {
+	unsigned long start, end;	/* [start, end) of its code */
+	char name[SA_HELPER_NAME];
+};
+
+static struct sa_helper sa_helpers[SA_MAX_HELPERS];
+static unsigned int sa_nr_helpers;
+
+/*
+ * The helpers of the kernels slab_account knows, by every name they have
+ * had; those a kernel does not have are skipped.  A mempool's alloc
+ * function is called by mempool_alloc() (and at creation and resize by
+ * the functions that fill its reserve); the slab ones tail-call the
+ * allocator, so the site is in their caller, itself a helper.
+ */
+static const char *const sa_builtin_helpers[] = {
+	/* kvmalloc(), kvzalloc(), kvcalloc() (7.x passes its caller on) */
+	"kvmalloc_node", "__kvmalloc_node_noprof",
+	"kvrealloc", "kvrealloc_noprof", "kvmemdup",
+	/* mempools */
+	"mempool_alloc_slab", "mempool_kmalloc", "mempool_kvmalloc",
+	"mempool_alloc", "mempool_alloc_noprof", "mempool_alloc_bulk_noprof",
+	"mempool_init_node", "mempool_init", "mempool_init_noprof",
+	"mempool_create", "mempool_create_node", "mempool_create_node_noprof",
+	"mempool_resize",
+};
+
+unsigned int sa_helper_of(unsigned long ret_addr)
+{
+	unsigned int i;
+
+	/* A return address may be just past a call ending its function. */
+	for (i = 0; i < sa_nr_helpers; i++)
+		if (ret_addr > sa_helpers[i].start &&
+		    ret_addr <= sa_helpers[i].end)
+			return i + 1;
+	return 0;
+}
+
+const char *sa_helper_name(unsigned int helper)
+{
+	return helper && helper <= sa_nr_helpers ?
+	       sa_helpers[helper - 1].name : "?";
+}
+
+#ifdef CONFIG_STACKTRACE
+unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
+{
+	unsigned long entries[SA_UNWIND_DEPTH];
+	unsigned int i, n, h = 0;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	/* The probe's and the allocator's frames, up to the first helper. */
+	for (i = 0; i < n; i++) {
+		h = sa_helper_of(entries[i]);
+		if (h)
+			break;
+	}
+	/* Not the site's helper: this walk is not that allocation's. */
+	if (h != helper)
+		return 0;
+	for (; i < n; i++) {
+		h = sa_helper_of(entries[i]);
+		if (!h)
+			return entries[i];
+		*via = h;
+	}
+	return 0;
+}
+#else
+unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Fill the table entry of the function @addr lies in, named as kallsyms
+ * names it; false if it has no symbol or is there already.
+ */
+static bool sa_helper_add(unsigned long addr, char *buf)
+{
+	struct sa_helper *h = &sa_helpers[sa_nr_helpers];
+	unsigned long off, size;
+	char *plus;
+
+	sprint_symbol(buf, addr);
+	plus = strrchr(buf, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 || !size ||
+	    sa_helper_of(addr + 1))
+		return false;
+	*plus = '\0';
+	h->start = addr - off;
+	h->end = h->start + size;
+	strscpy(h->name, buf, SA_HELPER_NAME);
+	sa_nr_helpers++;
+	return true;
+}
+
+/*
+ * A function's address by name, without kallsyms_lookup_name(): a kprobe
+ * registered disabled (never armed: the code is not touched) resolves
+ * it; they are unregistered together, one RCU grace period in all.
+ */
+static unsigned int sa_unwrap_lookup(const char *const *names,
+				     unsigned int n, bool *user,
+				     struct kprobe *kps, struct kprobe **regd,
+				     char *buf)
+{
+	unsigned int i, nregd = 0, added = 0;
+
+	for (i = 0; i < n; i++) {
+		kps[i].symbol_name = names[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		if (!register_kprobe(&kps[i]))
+			regd[nregd++] = &kps[i];
+		else if (user[i])
+			pr_warn("unwrap: no function %s can be found\n",
+				names[i]);
+	}
+	for (i = 0; i < nregd; i++)
+		if (sa_nr_helpers < SA_MAX_HELPERS &&
+		    sa_helper_add((unsigned long)regd[i]->addr, buf))
+			added++;
+	if (nregd)
+		unregister_kprobes(regd, nregd);
+	return added;
+}
+
+void sa_unwrap_init(void)
+{
+	unsigned int i, n = ARRAY_SIZE(sa_builtin_helpers), max, added;
+	const char **names = NULL;
+	struct kprobe **regd = NULL;
+	struct kprobe *kps = NULL;
+	char *list = NULL, *p, *name, *buf = NULL;
+	bool *user = NULL;
+	size_t len;
+
+	sa_nr_helpers = 0;
+	if (!IS_ENABLED(CONFIG_STACKTRACE)) {
+		pr_info("no CONFIG_STACKTRACE: allocation helpers are not unwrapped\n");
+		return;
+	}
+	max = n + SA_MAX_HELPERS;
+	names = kcalloc(max, sizeof(*names), GFP_KERNEL);
+	user = kcalloc(max, sizeof(*user), GFP_KERNEL);
+	kps = kcalloc(max, sizeof(*kps), GFP_KERNEL);
+	regd = kcalloc(max, sizeof(*regd), GFP_KERNEL);
+	buf = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (unwrap && *unwrap)
+		list = kstrdup(unwrap, GFP_KERNEL);
+	if (!names || !user || !kps || !regd || !buf ||
+	    (unwrap && *unwrap && !list)) {
+		pr_warn("no memory to find the allocation helpers: not unwrapped\n");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		names[i] = sa_builtin_helpers[i];
+	for (p = list; p && (name = strsep(&p, ",")) && n < max;) {
+		name = strim(name);
+		if (*name) {
+			user[n] = true;
+			names[n++] = name;
+		}
+	}
+	added = sa_unwrap_lookup(names, n, user, kps, regd, buf);
+	/* Their names, in the room the lookup no longer needs. */
+	kfree(buf);
+	buf = kmalloc(SA_MAX_HELPERS * SA_HELPER_NAME, GFP_KERNEL);
+	for (i = 0, len = 0; buf && i < sa_nr_helpers; i++)
+		len += scnprintf(buf + len, SA_MAX_HELPERS * SA_HELPER_NAME - len,
+				 " %s", sa_helpers[i].name);
+	pr_info("unwrapping %u allocation helpers:%s\n", added,
+		buf ? buf : "");
+out:
+	kfree(list);
+	kfree(buf);
+	kfree(regd);
+	kfree(kps);
+	kfree(user);
+	kfree(names);
+}
