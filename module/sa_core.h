@@ -55,11 +55,11 @@
  *			widened by a cmpxchg loop after the allocation is
  *			counted; reset empties it under sa_ctl_lock.  From
  *			empty to one size, .first_req is written after it.
- * sa_site.sizes[]	atomic64 counts by size of the requests that went to
- *			sa_site_note_slow(), less those taken back (may go
- *			below zero).  Every request the hot path did not
- *			count there was of .first_req bytes (the range only
- *			widens), so allocs - the other buckets is its
+ * sa_site.sizes[]	atomic64 counts by size of the requests for which
+ *			sa_site_note_slow() found the range not (req, req),
+ *			less those taken back (may go below zero).  Every
+ *			other request was of .first_req bytes (the range
+ *			only widens), so allocs - the other buckets is its
  *			bucket's count: exact when the site is quiet, never
  *			shown below zero.  Reset zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under

@@ -166,25 +166,35 @@ static void sa_detail_header(struct seq_file *m, struct sa_detail_reader *r)
 	seq_puts(m, "# objs bytes req oldest byte_secs age<1s age<10s age<1m age<10m age<1h older req_min req_max size<=8 size<=16 size<=32 size<=64 size<=128 size<=256 size<=512 size<=1K size<=2K size<=4K size<=8K size>8K type caller\n");
 }
 
+/* A row's 25 numbers, each at most 20 digits and a space. */
+#define SA_DETAIL_ROW	(25 * 21)
+
 static void sa_detail_site(struct seq_file *m, struct sa_detail_reader *r,
 			   struct sa_site *e)
 {
 	const struct sa_obj_ages *a = &r->acc[e - sa_sites];
+	char row[SA_DETAIL_ROW], *p = row;
 	struct sa_site_sizes z;
 	unsigned int i;
 
+	BUILD_BUG_ON(5 + SA_AGE_BUCKETS + 2 + SA_SIZE_BUCKETS != 25);
 	sa_site_sizes(e, r->view.allocs, &z);
+	p = sa_proc_put_num(p, a->objs, 0);
+	p = sa_proc_put_num(p, a->bytes, 0);
+	p = sa_proc_put_num(p, a->req, 0);
 	/* Ages and the byte-seconds they weigh, rounded to the second. */
-	seq_printf(m, "%u %llu %llu %llu %llu", a->objs, a->bytes, a->req,
-		   sa_detail_secs(r, sa_clock_jiffies(a->oldest)),
-		   a->byte_ticks == U64_MAX ? U64_MAX :
-		   mul_u64_u32_div(a->byte_ticks, 1U << SA_CLOCK_SHIFT, HZ));
+	p = sa_proc_put_num(p, sa_detail_secs(r, sa_clock_jiffies(a->oldest)),
+			    0);
+	p = sa_proc_put_num(p, a->byte_ticks == U64_MAX ? U64_MAX :
+			    mul_u64_u32_div(a->byte_ticks,
+					    1U << SA_CLOCK_SHIFT, HZ), 0);
 	for (i = 0; i < SA_AGE_BUCKETS; i++)
-		seq_printf(m, " %u", a->ages[i]);
-	seq_printf(m, " %u %u", z.min, z.max);
+		p = sa_proc_put_num(p, a->ages[i], 0);
+	p = sa_proc_put_num(p, z.min, 0);
+	p = sa_proc_put_num(p, z.max, 0);
 	for (i = 0; i < SA_SIZE_BUCKETS; i++)
-		seq_printf(m, " %llu", z.count[i]);
-	seq_putc(m, ' ');
+		p = sa_proc_put_num(p, z.count[i], 0);
+	seq_write(m, row, p - row);
 	sa_proc_site_id(m, e, r->sym);
 }
 

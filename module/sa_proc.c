@@ -162,7 +162,7 @@ static void sa_seq_header(struct seq_file *m)
  * @v in decimal, right-aligned in @width columns, then a space, at @p;
  * returns the end.  A row's nine numbers cost a fraction of seq_printf().
  */
-static char *sa_put_num(char *p, u64 v, unsigned int width)
+char *sa_proc_put_num(char *p, u64 v, unsigned int width)
 {
 	char tmp[20];
 	unsigned int n = 0;
@@ -241,17 +241,17 @@ static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 	char row[SA_ROW_LEN], af[44], *p = row, *q;
 	size_t n;
 
-	p = sa_put_num(p, v->total, 11);
-	p = sa_put_num(p, v->total - v->req, 8);
-	p = sa_put_num(p, v->req, 8);
-	p = sa_put_num(p, v->live, 8);
-	p = sa_put_num(p, v->live_req, 8);
-	p = sa_put_num(p, v->objs, 6);
-	p = sa_put_num(p, v->peak, 8);
+	p = sa_proc_put_num(p, v->total, 11);
+	p = sa_proc_put_num(p, v->total - v->req, 8);
+	p = sa_proc_put_num(p, v->req, 8);
+	p = sa_proc_put_num(p, v->live, 8);
+	p = sa_proc_put_num(p, v->live_req, 8);
+	p = sa_proc_put_num(p, v->objs, 6);
+	p = sa_proc_put_num(p, v->peak, 8);
 	/* allocs/frees, right-aligned in 13 columns */
-	q = sa_put_num(af, v->allocs, 0);
+	q = sa_proc_put_num(af, v->allocs, 0);
 	q[-1] = '/';
-	q = sa_put_num(q, v->frees, 0);
+	q = sa_proc_put_num(q, v->frees, 0);
 	n = q - af;		/* with its trailing space */
 	for (; n < 14; n++)
 		*p++ = ' ';

@@ -13,6 +13,12 @@ int sa_proc_create(size_t table_bytes);
 /* Gone, and no reader or writer still in it. */
 void sa_proc_remove(void);
 
+/*
+ * @v in decimal, right-aligned in @width columns, then a space, at @p
+ * (room for 21 bytes at least); returns the end.
+ */
+char *sa_proc_put_num(char *p, u64 v, unsigned int width);
+
 /* A row's end in either file: "type caller\n"; @sym: KSYM_SYMBOL_LEN. */
 void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym);
 

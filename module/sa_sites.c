@@ -321,8 +321,9 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 }
 
 /*
- * Raise the peak of @e to @live if it is higher; count a request of @req
- * bytes by its size and widen the extremes to it.
+ * Raise the peak of @e to @live if it is higher; unless the site had only
+ * requests of @req bytes, count this one by its size and widen the
+ * extremes to it.
  */
 noinline void sa_site_note_slow(struct sa_site *e, s64 live, u32 req)
 {
@@ -335,6 +336,12 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 live, u32 req)
 			break;
 		peak = old;
 	}
+	/*
+	 * Here for the peak only: the site had only requests of @req bytes
+	 * (the hot path's test, again), so the size is not counted either.
+	 */
+	if (READ_ONCE(e->req_range) == sa_req_range(req, req))
+		return;
 	atomic64_inc(&e->sizes[sa_size_bucket(req)]);
 	sa_site_widen(e, req);
 }
