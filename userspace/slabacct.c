@@ -2528,7 +2528,13 @@ static int advise_site(const struct sa_detail *d, struct asite *s)
 			return 0;	/* word alignment only: nothing to drop */
 		for (a = 16; a <= sz && ALIGN_UP(n, a) != sz; a <<= 1)
 			;
-		if (a <= sz)
+		if (sz - al == 8)
+			/* SLUB's free pointer: outside the object of caches
+			 * with a constructor or SLAB_TYPESAFE_BY_RCU. */
+			snprintf(why, sizeof(why), "8 bytes after each object: SLUB's free pointer"
+				 " if the cache has a constructor or is SLAB_TYPESAFE_BY_RCU (kept),"
+				 " else an alignment");
+		else if (a <= sz)
 			snprintf(why, sizeof(why), "%" PRIu64 " is %" PRIu64 " rounded up to %" PRIu64
 				 ": an alignment of %" PRIu64 " (SLAB_HWCACHE_ALIGN or an align argument)",
 				 sz, n, a, a);
