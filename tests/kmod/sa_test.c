@@ -163,7 +163,8 @@ static int sat_remote_cpu = -1;
 
 /* ---- bookkeeping ---------------------------------------------------- */
 
-static void sat_note_alloc(int site, void *ptr, size_t req)
+/* @ptr of @req bytes allocated at @site, handed @alloc bytes (ksize()). */
+static void sat_note_alloc_size(int site, void *ptr, size_t req, size_t alloc)
 {
 	struct sat_site *s = &sat_sites[site];
 	struct sat_obj *o;
@@ -178,12 +179,17 @@ static void sat_note_alloc(int site, void *ptr, size_t req)
 		o = &s->objs[s->nr++];
 		o->ptr = ptr;
 		o->req = req;
-		o->alloc = ksize(ptr);
+		o->alloc = alloc;
 		s->allocs++;
 		s->total += o->alloc;
 		s->req += req;
 	}
 	spin_unlock_irqrestore(&sat_irq_lock, flags);
+}
+
+static void sat_note_alloc(int site, void *ptr, size_t req)
+{
+	sat_note_alloc_size(site, ptr, req, ptr ? ksize(ptr) : 0);
 }
 
 /* An object of @site freed at once: in the sums, in no slot. */
@@ -473,7 +479,23 @@ static void sat_paths(void)
  * pointers (kzalloc and kmalloc_array in the mempool code) and its
  * reserve of elements of @req bytes.
  */
-static void sat_note_pool(int site, mempool_t *pool, size_t req)
+/*
+ * What ksize() says of a pool's reserved element of @req bytes (from @c, or
+ * kmalloc when NULL), without touching it: KASAN keeps the reserve
+ * poisoned, and ksize() of it is then reported as a use after free.
+ */
+static size_t sat_pool_elem_size(void *elem, size_t req, struct kmem_cache *c)
+{
+#if defined(CONFIG_KASAN) && defined(SAT_HAVE_KMALLOC_SIZE_ROUNDUP)
+	/* What ksize() returns under KASAN: the object size. */
+	return c ? kmem_cache_size(c) : kmalloc_size_roundup(req);
+#else
+	return ksize(elem);
+#endif
+}
+
+static void sat_note_pool(int site, mempool_t *pool, size_t req,
+			  struct kmem_cache *c)
 {
 	int i;
 
@@ -481,7 +503,9 @@ static void sat_note_pool(int site, mempool_t *pool, size_t req)
 	sat_note_alloc(site, pool->elements,
 		       max(1, pool->min_nr) * sizeof(void *));
 	for (i = 0; i < pool->curr_nr; i++)
-		sat_note_alloc(site, pool->elements[i], req);
+		sat_note_alloc_size(site, pool->elements[i], req,
+				    sat_pool_elem_size(pool->elements[i], req,
+						       c));
 }
 
 static void sat_helpers(void)
@@ -498,8 +522,9 @@ static void sat_helpers(void)
 		sat_spool = NULL;
 		return;
 	}
-	sat_note_pool(SITE_KPOOL, sat_kpool, 136);
-	sat_note_pool(SITE_SPOOL, sat_spool, kmem_cache_size(sat_pool_cache));
+	sat_note_pool(SITE_KPOOL, sat_kpool, 136, NULL);
+	sat_note_pool(SITE_SPOOL, sat_spool, kmem_cache_size(sat_pool_cache),
+		      sat_pool_cache);
 
 	for (i = 0; i < 3; i++)
 		sat_note_alloc(SITE_KV_A, sa_test_alloc_kv_a(), 300);
