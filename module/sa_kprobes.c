@@ -250,53 +250,80 @@ static void sa_pin_post(struct kprobe *kp, struct pt_regs *regs,
 
 /*
  * A kprobe that is not on ftrace is, where the kernel can, optimized into
- * a jump; arming and disarming those waits for RCU Tasks grace periods in
- * the kprobe optimizer, under the kprobe and text mutexes, and a busy
- * machine can stretch them to minutes: every insmod and rmmod (and the
- * tracepoints' static keys, behind text_mutex) would wait for them.  A
- * kprobe with a post handler is never optimized, so a second kprobe at
- * the same address with an empty one keeps the hook a breakpoint: it
- * costs a single step per call there, and loads and unloads never wait.
+ * a jump by the kprobe optimizer, which waits for an RCU Tasks grace
+ * period each time it runs (once kicked, even with nothing left to do),
+ * holding the kprobe and text mutexes; a busy machine stretches those to
+ * minutes, and every register or unregister of a kprobe, and the
+ * tracepoints' static keys (text_mutex), would wait behind it.  A kprobe
+ * with a post handler is never optimized: a second kprobe with an empty
+ * one at the same address keeps the hook a breakpoint (a single step per
+ * call there), and the optimizer is never kicked.  Where kprobes are not
+ * on ftrace at all, the pin goes first, so that the hook is never even
+ * queued for optimizing; elsewhere a hook that is not on ftrace after
+ * all (its function has no ftrace site) is pinned after it.
  */
-static void sa_hook_pin(struct sa_hook *h, struct kprobe *kp)
+static bool sa_pin_first(void)
 {
+	return IS_ENABLED(CONFIG_OPTPROBES) &&
+	       !IS_ENABLED(CONFIG_KPROBES_ON_FTRACE);
+}
+
+static int sa_hook_pin(struct sa_hook *h, const char *sym, kprobe_opcode_t *addr)
+{
+	int err;
+
 	memset(&h->pin, 0, sizeof(h->pin));
-	if (!IS_ENABLED(CONFIG_OPTPROBES) || kprobe_ftrace(kp))
-		return;
-	h->pin.addr = kp->addr;
+	h->pin.symbol_name = sym;
+	h->pin.addr = addr;
 	h->pin.post_handler = sa_pin_post;
-	if (register_kprobe(&h->pin))
-		h->pin.addr = NULL;	/* still hooked, only optimizable */
+	err = register_kprobe(&h->pin);
+	if (err)
+		h->pin.addr = NULL;	/* h->pin.addr: registered */
+	return err;
 }
 
 static int sa_hook_register(struct sa_hook *h, const char *sym)
 {
-	int err;
+	struct kprobe *kp;
+	int err = 0;
 
+	memset(&h->pin, 0, sizeof(h->pin));
+	if (sa_pin_first()) {
+		err = sa_hook_pin(h, sym, NULL);
+		if (err)
+			return err;
+	}
 	if (h->entry) {
 		memset(&h->kp, 0, sizeof(h->kp));
 		h->kp.symbol_name = sym;
 		h->kp.pre_handler = h->entry;
-		err = register_kprobe(&h->kp);
-		if (!err)
-			sa_hook_pin(h, &h->kp);
+		kp = &h->kp;
+		err = register_kprobe(kp);
+	} else {
+		memset(&h->rp, 0, sizeof(h->rp));
+		h->rp.kp.symbol_name = sym;
+		h->rp.entry_handler = h->ret_entry;
+		h->rp.handler = h->ret;
+		h->rp.data_size = sizeof(struct sa_call);
+		/*
+		 * Calls that may sleep: room for several at once per CPU
+		 * (each is an allocation at load); one that finds none is
+		 * counted in "missed hook calls".
+		 */
+		h->rp.maxactive = max_t(int, 16, 4 * num_possible_cpus());
+		kp = &h->rp.kp;
+		err = register_kretprobe(&h->rp);
+	}
+	if (err) {
+		if (h->pin.addr)
+			unregister_kprobe(&h->pin);
+		h->pin.addr = NULL;
 		return err;
 	}
-	memset(&h->rp, 0, sizeof(h->rp));
-	h->rp.kp.symbol_name = sym;
-	h->rp.entry_handler = h->ret_entry;
-	h->rp.handler = h->ret;
-	h->rp.data_size = sizeof(struct sa_call);
-	/*
-	 * Calls that may sleep: room for several at once per CPU (each is
-	 * an allocation at load); one that finds none is counted in
-	 * "missed hook calls".
-	 */
-	h->rp.maxactive = max_t(int, 16, 4 * num_possible_cpus());
-	err = register_kretprobe(&h->rp);
-	if (!err)
-		sa_hook_pin(h, &h->rp.kp);
-	return err;
+	/* Still hooked if this fails, only optimizable. */
+	if (!h->pin.addr && IS_ENABLED(CONFIG_OPTPROBES) && !kprobe_ftrace(kp))
+		sa_hook_pin(h, NULL, kp->addr);
+	return 0;
 }
 
 static unsigned long sa_hook_missed_now(const struct sa_hook *h)
