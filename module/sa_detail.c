@@ -101,25 +101,6 @@ static u64 sa_detail_secs(const struct sa_detail_reader *r, u64 j)
 	return DIV_ROUND_CLOSEST_ULL(min(j, r->since_load), HZ);
 }
 
-/* The first site at index >= @idx the main file would print. */
-static struct sa_site *sa_detail_find(struct sa_detail_reader *r,
-				      unsigned int idx, loff_t *pos)
-{
-	for (; idx < r->nsites; idx++) {
-		struct sa_site *e = sa_site_at(idx);
-
-		if (!sa_site_ready(e))
-			continue;
-		sa_site_view(e, &r->view);
-		if (!sa_view_empty(&r->view)) {
-			*pos = (loff_t)idx + 1;
-			return e;
-		}
-	}
-	*pos = (loff_t)r->nsites + 1;
-	return NULL;
-}
-
 static void *sa_detail_start(struct seq_file *m, loff_t *pos)
 {
 	struct sa_detail_reader *r = m->private;
@@ -129,16 +110,14 @@ static void *sa_detail_start(struct seq_file *m, loff_t *pos)
 		return sa_detail_scan(r) ? ERR_PTR(-ENOMEM) : SEQ_START_TOKEN;
 	if (*pos > r->nsites)
 		return NULL;
-	return sa_detail_find(r, *pos - 1, pos);
+	return sa_site_shown(*pos - 1, r->nsites, pos, &r->view);
 }
 
 static void *sa_detail_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct sa_detail_reader *r = m->private;
-	unsigned int idx = v == SEQ_START_TOKEN ? 0 :
-			   (struct sa_site *)v - sa_sites + 1;
 
-	return sa_detail_find(r, idx, pos);
+	return sa_site_shown(sa_site_next_idx(v), r->nsites, pos, &r->view);
 }
 
 static void sa_detail_stop(struct seq_file *m, void *v)

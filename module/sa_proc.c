@@ -31,37 +31,12 @@
 
 /* What a reader keeps between rows. */
 struct sa_reader {
-	struct sa_site_view view;	/* of the row sa_seq_find() found */
+	struct sa_site_view view;	/* of the row found, summed once per row */
 	char sym[KSYM_SYMBOL_LEN];	/* a name looked up for the row */
 };
 
 static struct proc_dir_entry *sa_proc;
 static size_t sa_proc_table_bytes;
-
-/*
- * First printable site at index >= @idx; sets *pos to its position and
- * leaves its view in @v, which sa_seq_site() prints: the per-CPU counters
- * are summed once per row.
- */
-static struct sa_site *sa_seq_find(unsigned int idx, loff_t *pos,
-				   struct sa_site_view *v)
-{
-	unsigned int n = sa_sites_seen();
-
-	for (; idx < n; idx++) {
-		struct sa_site *e = sa_site_at(idx);
-
-		if (!sa_site_ready(e))
-			continue;
-		sa_site_view(e, v);
-		if (!sa_view_empty(v)) {
-			*pos = (loff_t)idx + 1;
-			return e;
-		}
-	}
-	*pos = (loff_t)n + 1;
-	return NULL;
-}
 
 static void *sa_seq_start(struct seq_file *m, loff_t *pos)
 {
@@ -72,16 +47,15 @@ static void *sa_seq_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	if (*pos > sa_site_cap)
 		return NULL;
-	return sa_seq_find(*pos - 1, pos, &r->view);
+	return sa_site_shown(*pos - 1, sa_sites_seen(), pos, &r->view);
 }
 
 static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct sa_reader *r = m->private;
-	unsigned int idx = v == SEQ_START_TOKEN ? 0 :
-			   (struct sa_site *)v - sa_sites + 1;
 
-	return sa_seq_find(idx, pos, &r->view);
+	return sa_site_shown(sa_site_next_idx(v), sa_sites_seen(), pos,
+			     &r->view);
 }
 
 static void sa_seq_stop(struct seq_file *m, void *v)
@@ -233,7 +207,7 @@ void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
 	seq_putc(m, '\n');
 }
 
-/* The row of @e, from the view sa_seq_find() took of it. */
+/* The row of @e, from the view sa_site_shown() took of it. */
 static void sa_seq_site(struct seq_file *m, struct sa_site *e)
 {
 	struct sa_reader *r = m->private;

@@ -420,6 +420,24 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
 
+struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
+			      struct sa_site_view *v)
+{
+	for (; idx < n; idx++) {
+		struct sa_site *e = sa_site_at(idx);
+
+		if (!sa_site_ready(e))
+			continue;
+		sa_site_view(e, v);
+		if (!sa_view_empty(v)) {
+			*pos = (loff_t)idx + 1;
+			return e;
+		}
+	}
+	*pos = (loff_t)n + 1;
+	return NULL;
+}
+
 /* Requests seen since the last reset start again from none. */
 static void sa_site_sizes_reset(struct sa_site *e)
 {

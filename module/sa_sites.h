@@ -7,6 +7,7 @@
 #ifndef SLAB_ACCOUNT_SITES_H
 #define SLAB_ACCOUNT_SITES_H
 
+#include <linux/seq_file.h>
 #include "sa_core.h"
 
 /* Tables for @sites sites; their bytes in *@bytes.  0 or -ENOMEM. */
@@ -53,6 +54,20 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v);
 static inline bool sa_view_empty(const struct sa_site_view *v)
 {
 	return !v->allocs && !v->frees && !v->objs;
+}
+
+/*
+ * Under sa_ctl_lock: the first site at index @idx or above, below @n, that
+ * the files show (ready, not empty), its view in @v; sets *pos, the
+ * seq_file position, to its index + 1 (@n + 1 when there is none).
+ */
+struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
+			      struct sa_site_view *v);
+
+/* The index after @v's, @v a site or SEQ_START_TOKEN (then 0). */
+static inline unsigned int sa_site_next_idx(const void *v)
+{
+	return v == SEQ_START_TOKEN ? 0 : (const struct sa_site *)v - sa_sites + 1;
 }
 
 /* The requests of a site since the last reset. */
