@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #define HEADER_PREFIX "slab_account detail - version: "
-#define QUOTE_MAX 40
 
 static const char *const dfield_names[SA_D_NFIELDS] = {
 	"objs", "bytes", "req", "oldest", "byte_secs",
@@ -51,36 +50,19 @@ static int fail(struct dparser *p, const char *fmt, ...)
 static int fail(struct dparser *p, const char *fmt, ...)
 {
 	va_list ap;
-	char msg[512];
-	size_t n;
-	char *s;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	*p->err = sa_verror(p->d->name, p->lineno, fmt, ap);
 	va_end(ap);
-	n = strlen(p->d->name) + strlen(msg) + 32;
-	s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s:%lu: %s", p->d->name, p->lineno, msg);
-	*p->err = s;
 	return -1;
-}
-
-static void quote(char *dst, const char *s, size_t len)
-{
-	size_t i, n = len > QUOTE_MAX ? QUOTE_MAX : len;
-
-	for (i = 0; i < n; i++)
-		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	strcpy(dst + n, len > n ? "..." : "");
 }
 
 static int bad_number(struct dparser *p, const char *what, const char *s, size_t len)
 {
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 	size_t i;
 
-	quote(q, s, len);
+	sa_quote(q, s, len);
 	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 		;
 	if (len && i == len)
@@ -140,12 +122,12 @@ static int parse_key(struct dparser *p, const char *line)
 {
 	const char *sep = strstr(line, ": ");
 	struct sa_detail *d = p->d;
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 	const char *val;
 	size_t klen, k, n;
 
 	if (!sep || sep == line || line[0] == ' ' || line[0] == '\t') {
-		quote(q, line, strlen(line));
+		sa_quote(q, line, strlen(line));
 		return fail(p, "expected a 'key: value' line or the '#' legend line, got '%s'", q);
 	}
 	klen = (size_t)(sep - line);
@@ -236,7 +218,7 @@ static int parse_row(struct dparser *p, const char *line)
 {
 	struct sa_detail *d = p->d;
 	const char *s = line, *t, *end;
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 	struct sa_drow *r;
 	size_t n, i;
 
@@ -267,7 +249,7 @@ static int parse_row(struct dparser *p, const char *line)
 	if (!r->type_str)
 		return fail(p, "out of memory");
 	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
-		quote(q, t, n);
+		sa_quote(q, t, n);
 		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
 	}
 	s += strspn(s, " \t");
@@ -284,28 +266,14 @@ static int parse_row(struct dparser *p, const char *line)
 
 static int parse_header(struct dparser *p, const char *line)
 {
-	size_t plen = strlen(HEADER_PREFIX);
-	char q[QUOTE_MAX + 4];
-	const char *ver, *dot;
+	char *msg = sa_parse_version(line, strlen(line), HEADER_PREFIX,
+				     "slab_account detail", "detail format",
+				     SA_DETAIL_MAJOR, &p->d->major,
+				     &p->d->minor);
+	int ret = msg ? fail(p, "%s", msg) : 0;
 
-	if (strncmp(line, HEADER_PREFIX, plen)) {
-		quote(q, line, strlen(line));
-		return fail(p, "not a slab_account detail file: expected '" HEADER_PREFIX
-			    "1.x', got '%s'", q);
-	}
-	ver = line + plen;
-	dot = strchr(ver, '.');
-	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), &p->d->major) ||
-	    sa_parse_u64(dot + 1, strlen(dot + 1), &p->d->minor)) {
-		quote(q, ver, strlen(ver));
-		return fail(p, "malformed format version '%s' (expected MAJOR.MINOR)", q);
-	}
-	if (p->d->major != SA_DETAIL_MAJOR) {
-		quote(q, ver, strlen(ver));
-		return fail(p, "unsupported detail format version %s (this reader understands %d.x)",
-			    q, SA_DETAIL_MAJOR);
-	}
-	return 0;
+	free(msg);
+	return ret;
 }
 
 int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,

@@ -18,7 +18,6 @@
 
 #define HEADER_PREFIX "slab_account - version: "
 #define LEGEND_HINT "total slack req live live_req objs peak allocs/frees type caller"
-#define QUOTE_MAX 40		/* longest token quoted whole in a message */
 
 const char *const sa_field_names[SA_NFIELDS] = {
 	[SA_TOTAL] = "total",
@@ -249,24 +248,29 @@ struct parser {
 
 static int fail(struct parser *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
+char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
+		va_list ap)
+{
+	char *msg = vformat(fmt, ap), *s;
+
+	s = format("%s:%lu: %s", name, lineno, msg ? msg : "out of memory");
+	free(msg);
+	return s;
+}
+
 static int fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = vformat(fmt, ap);
+	*p->err = sa_verror(p->f->name, p->lineno, fmt, ap);
 	va_end(ap);
-	*p->err = format("%s:%lu: %s", p->f->name, p->lineno,
-			 msg ? msg : "out of memory");
-	free(msg);
 	return -1;
 }
 
-/* A token quoted for a message: printable, at most QUOTE_MAX characters. */
-static void quote(char *dst, const char *s, size_t len)
+void sa_quote(char *dst, const char *s, size_t len)
 {
-	size_t i, n = len > QUOTE_MAX ? QUOTE_MAX : len;
+	size_t i, n = len > SA_QUOTE_MAX ? SA_QUOTE_MAX : len;
 
 	for (i = 0; i < n; i++)
 		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
@@ -276,9 +280,9 @@ static void quote(char *dst, const char *s, size_t len)
 static int bad_number(struct parser *p, const char *what, const char *s,
 		      size_t len)
 {
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 
-	quote(q, s, len);
+	sa_quote(q, s, len);
 	if (all_digits(s, len))
 		return fail(p, "%s '%s' is out of range (more than %llu)", what,
 			    q, (unsigned long long)UINT64_MAX);
@@ -299,29 +303,42 @@ static int is_header_start(const char *line, size_t n)
 	return n < strlen(HEADER_PREFIX) && memcmp(line, HEADER_PREFIX, n) == 0;
 }
 
+char *sa_parse_version(const char *line, size_t n, const char *prefix,
+		       const char *kind, const char *format_name, uint64_t major,
+		       uint64_t *maj, uint64_t *min)
+{
+	size_t plen = strlen(prefix);
+	const char *ver = line + plen, *dot;
+	char q[SA_QUOTE_MAX + 4];
+
+	if (n < plen || memcmp(line, prefix, plen)) {
+		sa_quote(q, line, n);
+		return format("not a %s file: expected '%s%llu.x', got '%s'", kind,
+			      prefix, (unsigned long long)major, q);
+	}
+	dot = memchr(ver, '.', n - plen);
+	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), maj) ||
+	    sa_parse_u64(dot + 1, (size_t)(line + n - dot - 1), min)) {
+		sa_quote(q, ver, n - plen);
+		return format("malformed format version '%s' (expected MAJOR.MINOR)", q);
+	}
+	if (*maj != major) {
+		sa_quote(q, ver, n - plen);
+		return format("unsupported %s version %s (this reader understands %llu.x)",
+			      format_name, q, (unsigned long long)major);
+	}
+	return NULL;
+}
+
 static int parse_header(struct parser *p, const char *line, size_t n)
 {
-	size_t plen = strlen(HEADER_PREFIX);
-	const char *ver = line + plen, *dot;
-	char q[QUOTE_MAX + 4];
+	char *msg = sa_parse_version(line, n, HEADER_PREFIX, "slab_account",
+				     "format", SA_FORMAT_MAJOR, &p->f->major,
+				     &p->f->minor);
+	int ret = msg ? fail(p, "%s", msg) : 0;
 
-	if (!is_header(line, n)) {
-		quote(q, line, n);
-		return fail(p, "not a slab_account file: expected '" HEADER_PREFIX
-			    "1.x', got '%s'", q);
-	}
-	dot = strchr(ver, '.');
-	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), &p->f->major) ||
-	    sa_parse_u64(dot + 1, strlen(dot + 1), &p->f->minor)) {
-		quote(q, ver, strlen(ver));
-		return fail(p, "malformed format version '%s' (expected MAJOR.MINOR)", q);
-	}
-	if (p->f->major != SA_FORMAT_MAJOR) {
-		quote(q, ver, strlen(ver));
-		return fail(p, "unsupported format version %s (this reader understands %d.x)",
-			    q, SA_FORMAT_MAJOR);
-	}
-	return 0;
+	free(msg);
+	return ret;
 }
 
 static int is_known_numeric(const char *key)
@@ -340,7 +357,7 @@ static int parse_summary(struct parser *p, const char *line)
 	struct sa_file *f = p->f;
 	struct sa_summary *e;
 	const char *val;
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 	char *key;
 
 	if (!sep || sep == line || is_blank(line[0])) {
@@ -348,14 +365,14 @@ static int parse_summary(struct parser *p, const char *line)
 
 		if (isdigit((unsigned char)*t))
 			return fail(p, "a call-site row before the '#' legend line (missing legend?)");
-		quote(q, line, strlen(line));
+		sa_quote(q, line, strlen(line));
 		return fail(p, "expected a 'key: value' summary line or the '#' legend line, got '%s'", q);
 	}
 	key = dup_range(line, (size_t)(sep - line));
 	if (!key)
 		return fail(p, "out of memory");
 	if (sa_summary_get(f, key)) {
-		quote(q, key, strlen(key));
+		sa_quote(q, key, strlen(key));
 		free(key);
 		return fail(p, "duplicate summary key '%s'", q);
 	}
@@ -374,7 +391,7 @@ static int parse_summary(struct parser *p, const char *line)
 		e->num = 0;
 	if (strcmp(key, "state") == 0) {
 		if (strcmp(val, "active") && strcmp(val, "stopped")) {
-			quote(q, val, strlen(val));
+			sa_quote(q, val, strlen(val));
 			return fail(p, "state '%s' is neither 'active' nor 'stopped'", q);
 		}
 	} else if (!e->is_num && is_known_numeric(key)) {
@@ -417,13 +434,13 @@ int sa_type_parse(const char *s, enum sa_type *type, const char **cache)
 
 static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t n)
 {
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 
 	r->type_str = dup_range(t, n);
 	if (!r->type_str)
 		return fail(p, "out of memory");
 	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
-		quote(q, t, n);
+		sa_quote(q, t, n);
 		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
 	}
 	return 0;
@@ -456,7 +473,7 @@ static int parse_row(struct parser *p, const char *line)
 {
 	struct sa_file *f = p->f;
 	const char *s = line, *t, *slash, *end;
-	char q[QUOTE_MAX + 4];
+	char q[SA_QUOTE_MAX + 4];
 	struct sa_row *r;
 	size_t n, col;
 
@@ -478,7 +495,7 @@ static int parse_row(struct parser *p, const char *line)
 		goto missing;
 	slash = memchr(t, '/', n);
 	if (!slash) {
-		quote(q, t, n);
+		sa_quote(q, t, n);
 		return fail(p, "allocs/frees '%s' is not written N/M", q);
 	}
 	if (sa_parse_u64(t, (size_t)(slash - t), &r->v[SA_ALLOCS]))

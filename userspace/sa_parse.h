@@ -17,6 +17,7 @@
 #define SA_PARSE_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -129,6 +130,30 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
 
 /* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
 int sa_parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* Messages quote at most this many characters of a token. */
+#define SA_QUOTE_MAX 40
+
+/*
+ * @s (@len bytes) as a message quotes it into @dst (SA_QUOTE_MAX + 4
+ * bytes): printable characters only, "..." when cut.
+ */
+void sa_quote(char *dst, const char *s, size_t len);
+
+/* "NAME:LINE: message", malloc()ed (NULL only when memory runs out). */
+char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
+		va_list ap) __attribute__((format(printf, 3, 0)));
+
+/*
+ * The first line of a file of @kind (e.g. "slab_account detail"): @prefix
+ * then MAJOR.MINOR, MAJOR @major.  NULL and *@maj, *@min set, or a
+ * malloc()ed message for a line that is not one ("not a KIND file ...",
+ * "malformed format version ...", "unsupported FORMAT version ...",
+ * @format_name naming the format in the last).
+ */
+char *sa_parse_version(const char *line, size_t n, const char *prefix,
+		       const char *kind, const char *format_name, uint64_t major,
+		       uint64_t *maj, uint64_t *min);
 
 /*
  * The type column @s (NUL terminated): *@type, and *@cache the NAME of
