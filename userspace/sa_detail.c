@@ -7,15 +7,10 @@
 
 #include "sa_detail.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #define HEADER_PREFIX "slab_account detail - version: "
 
@@ -380,62 +375,15 @@ out:
 
 int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err)
 {
-	int use_stdin = strcmp(path, "-") == 0;
-	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	int ret, e = 0;
+	size_t len;
+	char *buf;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (fd < 0) {
-		*err = sa_io_error(path, errno);
+	if (sa_read_path(path, max, HEADER_PREFIX, "slab_account detail", &buf,
+			 &len, err))
 		return -1;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (len + 4096 > cap) {
-			char *m = realloc(buf, cap ? 2 * cap : 65536);
-
-			if (!m) {
-				e = ENOMEM;
-				break;
-			}
-			buf = m;
-			cap = cap ? 2 * cap : 65536;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		if (max && len > max) {
-			e = EFBIG;
-			break;
-		}
-	}
-	if (!use_stdin)
-		close(fd);
-	if (e) {
-		free(buf);
-		if (e == EFBIG) {
-			size_t n = strlen(path) + 128;
-
-			*err = malloc(n);
-			if (*err)
-				snprintf(*err, n, "%s: more than %zu bytes: too large for a slab_account detail file (--max-input raises the limit)",
-					 sa_display_name(path), max);
-		} else {
-			*err = sa_io_error(path, e);
-		}
-		return -1;
-	}
-	ret = sa_detail_parse_buffer(d, buf ? buf : "", len, sa_display_name(path), err);
+	ret = sa_detail_parse_buffer(d, buf, len, sa_display_name(path), err);
 	free(buf);
 	return ret;
 }

@@ -608,12 +608,13 @@ int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 }
 
 /*
- * Read @fd to its end, or to @max bytes (EFBIG beyond), or (@header) until
- * the first bytes show that it cannot be a slab_account file.
+ * Read @fd to its end, or to @max bytes (EFBIG beyond), or (@prefix not
+ * NULL) until the first bytes show that it does not start with @prefix.
  */
-static int read_fd(int fd, size_t max, int header, char **bufp, size_t *lenp)
+static int read_fd(int fd, size_t max, const char *prefix, char **bufp,
+		   size_t *lenp)
 {
-	size_t len = 0, cap = 0, plen = strlen(HEADER_PREFIX);
+	size_t len = 0, cap = 0, plen = prefix ? strlen(prefix) : 0;
 	char *buf = NULL;
 
 	for (;;) {
@@ -634,8 +635,8 @@ static int read_fd(int fd, size_t max, int header, char **bufp, size_t *lenp)
 		if (r == 0)
 			break;
 		len += (size_t)r;
-		if (header && (len >= plen || memchr(buf, '\n', len)) &&
-		    (len < plen || memcmp(buf, HEADER_PREFIX, plen)))
+		if (prefix && (len >= plen || memchr(buf, '\n', len)) &&
+		    (len < plen || memcmp(buf, prefix, plen)))
 			break;	/* the parser says what it is not */
 		if (max && len > max) {
 			free(buf);
@@ -651,7 +652,30 @@ static int read_fd(int fd, size_t max, int header, char **bufp, size_t *lenp)
 
 int sa_read_fd(int fd, char **bufp, size_t *lenp)
 {
-	return read_fd(fd, 0, 0, bufp, lenp);
+	return read_fd(fd, 0, NULL, bufp, lenp);
+}
+
+int sa_read_path(const char *path, size_t max, const char *prefix,
+		 const char *kind, char **bufp, size_t *lenp, char **err)
+{
+	int use_stdin = strcmp(path, "-") == 0;
+	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	int e;
+
+	if (fd >= 0 && !read_fd(fd, max, prefix, bufp, lenp)) {
+		if (!use_stdin)
+			close(fd);
+		return 0;
+	}
+	e = errno;
+	if (fd >= 0 && !use_stdin)
+		close(fd);
+	if (e == EFBIG)
+		*err = format("%s: more than %zu bytes: too large for a %s file (--max-input raises the limit)",
+			      sa_display_name(path), max, kind);
+	else
+		*err = sa_io_error(path, e);
+	return -1;
 }
 
 char *sa_io_error(const char *path, int errnum)
@@ -674,27 +698,14 @@ int sa_load(struct sa_file *f, const char *path, char **err)
 
 int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 {
-	int use_stdin = strcmp(path, "-") == 0;
-	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	size_t len;
 	char *buf;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	if (fd < 0 || read_fd(fd, max, 1, &buf, &len)) {
-		int e = errno;
-
-		if (fd >= 0 && !use_stdin)
-			close(fd);
-		if (e == EFBIG)
-			*err = format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
-				      sa_display_name(path), max);
-		else
-			*err = sa_io_error(path, e);
+	if (sa_read_path(path, max, HEADER_PREFIX, "slab_account", &buf, &len,
+			 err))
 		return -1;
-	}
-	if (!use_stdin)
-		close(fd);
 	ret = sa_parse_buffer(f, buf, len, sa_display_name(path), err);
 	free(buf);
 	return ret;

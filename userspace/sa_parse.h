@@ -108,6 +108,15 @@ int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err);
  */
 int sa_read_fd(int fd, char **buf, size_t *len);
 
+/*
+ * Read @path ("-": standard input) into *@bufp (NUL terminated, *@lenp
+ * bytes without it), at most @max bytes (0: no limit), stopping early when
+ * the start shows it does not begin with @prefix (NULL: never).  0, or -1
+ * with a malloc()ed message in *@err naming a file of @kind when too large.
+ */
+int sa_read_path(const char *path, size_t max, const char *prefix,
+		 const char *kind, char **bufp, size_t *lenp, char **err);
+
 /* The message sa_load() gives when opening or reading @path fails with @errnum. */
 char *sa_io_error(const char *path, int errnum);
 
