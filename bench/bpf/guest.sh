@@ -8,7 +8,8 @@
 # running at once: sa_bench's pair, batch, cpair, cbatch and hold/release
 # workloads, then sa_bpf's dump and /proc/slab_account are compared row by
 # row for sa_bench's call sites.  Then the cost of a kmalloc(64)+kfree
-# pair (and of a batch) with nothing, each sa_bpf mode, and slab_account.
+# pair (and of a batch) with nothing, each sa_bpf mode, and slab_account,
+# and the time of a dump of about 10,000 call sites.
 # Lines to /dev/ttyS1:
 #   OK what / FAIL what     a check
 #   C CONFIG RESULT         a sa_bench result line under CONFIG
@@ -221,6 +222,13 @@ cost baseline
 for mode in $VARIANTS; do
 	bpf_start "$mode" || continue
 	cost "bpf_$mode"
+	bpf_dump "$mode" /tmp/bpf.rows
+	# A dump of about 10,000 more sites: sums mode counts each
+	# SAB_SITE's kfree at a site of its own too.
+	case "$mode" in
+	*pointers) run sites 10000 ;;
+	*) run sites 5000 ;;
+	esac
 	bpf_dump "$mode" /tmp/bpf.rows
 	bpf_stop
 done
