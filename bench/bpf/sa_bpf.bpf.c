@@ -32,7 +32,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: the verifier drops the unused branch. */
+/*
+ * Set by the loader before load: the verifier drops the unused branch
+ * (volatile: libbpf's read-only data, which the compiler must not fold).
+ */
 const volatile bool track_ptrs;
 
 struct {
