@@ -1362,7 +1362,7 @@ static void print_warnings(const struct sa_file *f)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, summary_num(f, "call site capacity"));
 	if (summary_num(f, "lost event reports"))
-		printf("warning: the trace lost %" PRIu64 " events (%" PRIu64 " 'LOST' lines): this account is incomplete\n",
+		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
 		       summary_num(f, "lost events"), summary_num(f, "lost event reports"));
 	if (summary_num(f, "unmatched pointers"))
 		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
@@ -1728,7 +1728,7 @@ static void trace_warnings(const struct sa_file *f)
 	char *tmp;
 
 	if (reports)
-		fprintf(stderr, "slabacct: warning: %s: the trace lost %" PRIu64 " events (%" PRIu64 " 'CPU:N [LOST' lines): the account is incomplete\n",
+		fprintf(stderr, "slabacct: warning: %s: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): the account is incomplete\n",
 			text_safe(f->name, &tmp), lost, reports);
 	else
 		tmp = NULL;
