@@ -725,6 +725,7 @@ expect trace-72 0 --from-trace fixtures/trace_72.txt
 expect trace-cmd-csv 0 --from-trace fixtures/trace_cmd_report.txt --csv
 expect trace-cmd-kallsyms-csv 0 --from-trace fixtures/trace_cmd_report.txt --kallsyms fixtures/kallsyms.txt --csv
 expect trace-ptrval 0 --from-trace fixtures/trace_ptrval.txt
+expect trace-columns-csv 0 --from-trace fixtures/trace_columns.txt --csv
 # every existing option works on a trace's account
 expect trace-61-by-module 0 --from-trace $T61 -b module
 expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
@@ -794,6 +795,28 @@ if [ -x /usr/bin/time ]; then
 	fi
 else
 	echo "skip cli: trace-memory (no /usr/bin/time)"
+fi
+# progress on a terminal (script(1) gives one) for a regular file of 64 MiB or more
+if command -v script >/dev/null 2>&1; then
+	gen_trace 330000 >"$TMP/big.trace"
+	script -qec "\"$SLABACCT\" --from-trace \"$TMP/big.trace\" --summary-only >/dev/null" /dev/null </dev/null >"$TMP/tty" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "slabacct: reading $TMP/big.trace: *[0-9]*%" "$TMP/tty" &&
+	   tail -c 5 "$TMP/tty" | od -An -c | tr -d ' \n' | grep -q '\\r033\[K'; then
+		pass trace-progress
+	else
+		fail trace-progress "exit $rc: $(od -c "$TMP/tty" | head -5)"
+	fi
+	# not on a pipe
+	"$SLABACCT" --from-trace "$TMP/big.trace" --summary-only >/dev/null 2>"$TMP/err"
+	if [ ! -s "$TMP/err" ]; then
+		pass trace-no-progress
+	else
+		fail trace-no-progress "stderr: $(head -c 100 "$TMP/err")"
+	fi
+	rm -f "$TMP/big.trace"
+else
+	echo "skip cli: trace-progress (no script)"
 fi
 
 # ---- help, version, usage errors ----
