@@ -332,6 +332,8 @@ enum { T_KMALLOC = 1, T_CACHE = 2, T_MULTI = 4 };
 struct tsite {
 	char *caller;
 	uint64_t v[SA_NFIELDS];
+	uint64_t sizes[SA_NSIZES];	/* requests by size, as the detail file's */
+	uint64_t req_min, req_max;	/* req_min > req_max: none */
 	unsigned int type;
 	char name[NAME_LEN];	/* the cache's name as the module shows it; "" none */
 };
@@ -425,6 +427,7 @@ static struct tsite *site_get(struct tr *t, const char *caller, size_t len)
 	}
 	s = &t->sites[t->nsites];
 	memset(s, 0, sizeof(*s));
+	s->req_min = UINT64_MAX;
 	s->caller = malloc(len + 1);
 	if (!s->caller)
 		return NULL;
@@ -535,8 +538,22 @@ static void site_free(struct tsite *s, const struct tobj *e)
 	s->v[SA_OBJS]--;
 }
 
+/* The module's size bucket of a request (sa_size_bucket(), 32-bit arithmetic). */
+static unsigned int size_bucket(uint32_t req)
+{
+	uint32_t x = (req - 1) >> 3;
+	unsigned int fls = 0;
+
+	while (x) {
+		fls++;
+		x >>= 1;
+	}
+	return fls < SA_NSIZES - 1 ? fls : SA_NSIZES - 1;
+}
+
 static void site_uncount(struct tsite *s, const struct tobj *e)
 {
+	s->sizes[size_bucket(e->req)]--;
 	s->v[SA_ALLOCS]--;
 	s->v[SA_TOTAL] -= e->alloc;
 	s->v[SA_REQ] -= e->req;
@@ -552,6 +569,11 @@ static int site_count(struct tr *t, struct tsite *s, uint64_t alloc, uint64_t re
 	    add64(&s->v[SA_ALLOCS], 1))
 		return tfail(t, "a counter of %s would pass 2^64 - 1", s->caller);
 	s->v[SA_OBJS]++;
+	s->sizes[size_bucket((uint32_t)req)]++;
+	if (req < s->req_min)
+		s->req_min = req;
+	if (req > s->req_max)
+		s->req_max = req;
 	if (s->v[SA_LIVE] > s->v[SA_PEAK])
 		s->v[SA_PEAK] = s->v[SA_LIVE];
 	return 0;
@@ -1009,6 +1031,79 @@ static int build_file(struct tr *t, struct sa_file *f)
 	return 0;
 }
 
+static const uint64_t age_bounds[SA_NAGES - 1] = { 1, 10, 60, 600, 3600 };
+
+/* The detail file of the account in @f: ages at the trace's last timestamp. */
+static int build_detail(struct tr *t, const struct sa_file *f, struct sa_detail *d)
+{
+	size_t i, *row_of;
+
+	memset(d, 0, sizeof(*d));
+	if (!t->have_ts)
+		return tfail(t, "no timestamps in the trace: no ages to compute");
+	d->name = strdup(t->name);
+	d->major = SA_DETAIL_MAJOR;
+	d->now = (t->last_ts - t->first_ts) / 1000000000ULL;
+	d->page_size = 4096;
+	memcpy(d->age_bounds, age_bounds, sizeof(age_bounds));
+	for (i = 0; i < SA_NSIZES - 1; i++)
+		d->size_bounds[i] = 8ULL << i;
+	d->rows = calloc(f->nrows + 1, sizeof(*d->rows));
+	row_of = calloc(t->nsites + 1, sizeof(*row_of));	/* site -> row + 1 */
+	if (!d->name || !d->rows || !row_of) {
+		free(row_of);
+		return oom(t);
+	}
+	for (i = 0; i < f->nrows; i++) {
+		struct sa_drow *r = &d->rows[i];
+		const struct tsite *s = &t->sites[f->rows[i].line - 1];
+		size_t k;
+
+		row_of[f->rows[i].line - 1] = i + 1;
+		r->line = i + 1;
+		r->type_str = strdup(f->rows[i].type_str);
+		r->caller = strdup(f->rows[i].caller);
+		d->nrows++;
+		if (!r->type_str || !r->caller ||
+		    sa_type_parse(r->type_str, &r->type, &r->cache)) {
+			free(row_of);
+			return oom(t);
+		}
+		if (s->req_min <= s->req_max) {
+			r->v[SA_D_REQ_MIN] = s->req_min;
+			r->v[SA_D_REQ_MAX] = s->req_max;
+		}
+		for (k = 0; k < SA_NSIZES; k++)
+			r->v[SA_D_SIZE + k] = s->sizes[k];
+	}
+	for (i = 0; i < t->obj_cap; i++) {
+		const struct tobj *e = &t->objs[i];
+		uint64_t age, secs, bs;
+		uint64_t *v;
+		size_t k;
+
+		if (!e->ptr || !row_of[e->site])
+			continue;
+		v = d->rows[row_of[e->site] - 1].v;
+		age = t->last_ts > e->ts ? t->last_ts - e->ts : 0;
+		secs = age / 1000000000ULL;
+		for (k = 0; k < SA_NAGES - 1 && secs >= age_bounds[k]; k++)
+			;
+		v[SA_D_AGE + k]++;
+		v[SA_D_OBJS]++;
+		v[SA_D_BYTES] += e->alloc;
+		v[SA_D_REQ] += e->req;
+		if (secs > v[SA_D_OLDEST])
+			v[SA_D_OLDEST] = secs;
+		bs = (uint64_t)e->alloc * secs;
+		if (add64(&v[SA_D_BYTE_SECS], bs))
+			v[SA_D_BYTE_SECS] = UINT64_MAX;
+		d->objects_scanned++;
+	}
+	free(row_of);
+	return 0;
+}
+
 static void tr_free(struct tr *t)
 {
 	size_t i;
@@ -1135,6 +1230,10 @@ static int run(struct tr *t, struct rd *r, struct sa_file *f)
 	ret = build_file(t, f);
 	if (ret == -1)
 		oom(t);
+	if (!ret && t->o && t->o->detail && build_detail(t, f, t->o->detail)) {
+		sa_detail_free(t->o->detail);
+		ret = -2;
+	}
 	if (ret)
 		sa_file_free(f);
 out:

@@ -1747,7 +1747,7 @@ static void trace_warnings(const struct sa_file *f)
  */
 static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
-	struct sa_trace_opts to = { o->ks, 1 };
+	struct sa_trace_opts to = { o->ks, 1, NULL };
 	int is_trace = 0, r;
 	char *err = NULL;
 
@@ -2349,6 +2349,28 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 	return 0;
 }
 
+/* --leaks --once --from-trace TRACE: the ages at the trace's end. */
+static int run_trace_leaks(const struct opts *o)
+{
+	struct sa_detail d;
+	struct sa_trace_opts to = { o->ks, 1, &d };
+	struct sa_file f;
+	char *err = NULL;
+	int ret = 1;
+
+	if (sa_trace_load(&f, o->from_trace, &to, &err)) {
+		fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+		free(err);
+		return 1;
+	}
+	trace_warnings(&f);
+	if (out_begin(o) == 0)
+		ret = out_end(o, !report_leaks(o, NULL, &d)) ? 1 : 0;
+	sa_detail_free(&d);
+	sa_file_free(&f);
+	return ret;
+}
+
 /* --leaks: OLD NEW, live (DETAIL twice, --interval apart), or --once [FILE]. */
 static int run_leaks(const struct opts *o, int nargs, char **args)
 {
@@ -2357,6 +2379,8 @@ static int run_leaks(const struct opts *o, int nargs, char **args)
 	const char *p1 = nargs == 2 ? args[1] : o->detail;
 	int ret = 1;
 
+	if (o->from_trace)
+		return run_trace_leaks(o);
 	if (load_detail(o, &old, p0))
 		return 1;
 	if (o->once) {
@@ -2985,7 +3009,8 @@ static void usage(FILE *fp)
 	      "      --from-trace TRACE\n"
 	      "                       the account of a kmem trace instead of FILE: ftrace's\n"
 	      "                       trace or trace_pipe text, or trace-cmd report output\n"
-	      "                       ('-': standard input), read in one pass\n"
+	      "                       ('-': standard input), read in one pass; with\n"
+	      "                       --leaks --once the ages of its live objects at its end\n"
 	      "      --kallsyms FILE  name a trace's raw call site addresses with a copy\n"
 	      "                       of the board's /proc/kallsyms (read as root)\n"
 	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
@@ -3388,8 +3413,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
 	if (o->from_trace) {
-		if (o->leaks || o->advise)
-			usage_error("--leaks and --advise read the detail file: not with --from-trace");
+		if (o->advise)
+			usage_error("--advise needs the running kernel's size classes: not with --from-trace");
+		if (o->leaks && !once)
+			usage_error("--leaks with --from-trace takes --once (the ages at the trace's end)");
+		if (o->detail)
+			usage_error("--from-trace is the input: not with --detail");
 		if (o->watch)
 			usage_error("--from-trace reads a trace once: not with --watch");
 		if (o->diff)

@@ -726,6 +726,12 @@ expect trace-cmd-csv 0 --from-trace fixtures/trace_cmd_report.txt --csv
 expect trace-cmd-kallsyms-csv 0 --from-trace fixtures/trace_cmd_report.txt --kallsyms fixtures/kallsyms.txt --csv
 expect trace-ptrval 0 --from-trace fixtures/trace_ptrval.txt
 expect trace-columns-csv 0 --from-trace fixtures/trace_columns.txt --csv
+# ages of the live objects at the trace's last timestamp (140.5 s)
+expect trace-leaks 0 --leaks --once --from-trace fixtures/trace_leaks.txt
+expect trace-leaks-csv 0 --leaks --once --from-trace fixtures/trace_leaks.txt --csv
+expect trace-leaks-json 0 --leaks --once --from-trace fixtures/trace_leaks.txt --json
+printf '  bash-1 [000] ..... nots: kmalloc: call_site=f+0x1/0x2 ptr=ffff888000000000 bytes_req=8 bytes_alloc=8\n' >"$TMP/t"
+expect_err trace-leaks-no-ts 1 "slabacct: $TMP/t: no timestamps in the trace: no ages to compute" --leaks --once --from-trace "$TMP/t"
 # every existing option works on a trace's account
 expect trace-61-by-module 0 --from-trace $T61 -b module
 expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
@@ -904,7 +910,9 @@ usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standa
 usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
 usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
 usage_err trace-watch "slabacct: --from-trace reads a trace once: not with --watch" --from-trace $V -w
-usage_err trace-leaks "slabacct: --leaks and --advise read the detail file: not with --from-trace" --from-trace $V --advise
+usage_err trace-advise "slabacct: --advise needs the running kernel's size classes: not with --from-trace" --from-trace $V --advise
+usage_err trace-leaks "slabacct: --leaks with --from-trace takes --once (the ages at the trace's end)" --from-trace $V --leaks
+usage_err trace-detail "slabacct: --from-trace is the input: not with --detail" --from-trace $V --leaks --once --detail x
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
 
 # ---- bad input ----
