@@ -1164,9 +1164,11 @@ static int rd_line(struct rd *r, struct tr *t, char **line, size_t *n)
 		if (nl || (r->eof && r->end > r->start)) {
 			size_t len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
 
-			if (len > MAX_LINE)
+			if (len > MAX_LINE) {
+				t->lineno++;
 				return tfail(t, "a line longer than %zu bytes: not a trace",
 					     MAX_LINE);
+			}
 			*line = r->buf + r->start;
 			*n = len;
 			(*line)[len] = '\0';	/* the newline, or the spare byte */
@@ -1184,9 +1186,11 @@ static int rd_line(struct rd *r, struct tr *t, char **line, size_t *n)
 			size_t ncap = r->cap ? r->cap * 2 : CHUNK * 2;
 			char *b;
 
-			if (r->end > MAX_LINE)
+			if (r->end > MAX_LINE) {
+				t->lineno++;
 				return tfail(t, "a line longer than %zu bytes: not a trace",
 					     MAX_LINE);
+			}
 			b = realloc(r->buf, ncap);
 			if (!b)
 				return oom(t);

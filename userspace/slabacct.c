@@ -780,6 +780,9 @@ static const struct {
 	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
 	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },
 	{ "reported twice", MP "reported_twice_total", "counter", "Allocations the kernel reported twice, counted once." },
+	{ "trace events", MP "trace_events_total", "counter", "kmem events read from the trace (--from-trace)." },
+	{ "lost events", MP "trace_lost_events_total", "counter", "Events the trace says it lost (the account is incomplete when not 0)." },
+	{ "unmatched pointers", MP "trace_unmatched_pointers_total", "counter", "Trace events whose pointer was printed as (____ptrval____): not accounted." },
 };
 
 /* Per call site: the row's columns. */

@@ -736,6 +736,15 @@ expect_err trace-leaks-no-ts 1 "slabacct: $TMP/t: no timestamps in the trace: no
 expect trace-61-by-module 0 --from-trace $T61 -b module
 expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
 expect trace-61-folded 0 --from-trace $T61 --folded
+expect trace-72-openmetrics 0 --from-trace fixtures/trace_72.txt --openmetrics
+if command -v promtool >/dev/null 2>&1; then
+	if "$SLABACCT" --from-trace fixtures/trace_72.txt --openmetrics 2>/dev/null |
+	   promtool check metrics >"$TMP/err" 2>&1; then
+		pass trace-promtool
+	else
+		fail trace-promtool "$(cat "$TMP/err")"
+	fi
+fi
 expect_order trace-61-sort-live "kobject_uevent_env alloc_inode sa_test_alloc" --from-trace $T61 -s live
 # --diff tells traces from slab_account files by their first line
 expect trace-diff-snapshot 0 -d $T61 fixtures/trace_61_snapshot.txt
@@ -774,7 +783,7 @@ expect_err trace-no-bytes-alloc 1 "slabacct: $TMP/t:1: no bytes_alloc= field in 
 printf '  bash-1 [000] ..... 1.000000: kfree: call_site=f+0x1/0x2 ptr=zz\n' >"$TMP/t"
 expect_err trace-bad-ptr 1 "slabacct: $TMP/t:1: ptr 'zz' is not a pointer" --from-trace "$TMP/t"
 head -c 2000000 /dev/zero | tr '\0' x >"$TMP/t"
-expect_err trace-long-line 1 "slabacct: $TMP/t: a line longer than 1048576 bytes: not a trace" --from-trace "$TMP/t"
+expect_err trace-long-line 1 "slabacct: $TMP/t:1: a line longer than 1048576 bytes: not a trace" --from-trace "$TMP/t"
 
 # memory: bounded by live objects and sites, not by the trace's length
 # (64 live objects at most; 10x the events may not cost 4 MiB more)
