@@ -738,6 +738,8 @@ expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
 expect trace-61-folded 0 --from-trace $T61 --folded
 expect trace-72-openmetrics 0 --from-trace fixtures/trace_72.txt --openmetrics
 expect trace-61-svg 0 --from-trace $T61 --svg -
+# --max-input is for slab_account files: a trace is streamed
+expect trace-61-csv 0 --from-trace $T61 --csv --max-input 1K
 if command -v promtool >/dev/null 2>&1; then
 	if "$SLABACCT" --from-trace fixtures/trace_72.txt --openmetrics 2>/dev/null |
 	   promtool check metrics >"$TMP/err" 2>&1; then
