@@ -724,6 +724,9 @@ expect trace-60-csv 0 --from-trace fixtures/trace_60.txt --csv
 expect trace-72 0 --from-trace fixtures/trace_72.txt
 expect trace-cmd-csv 0 --from-trace fixtures/trace_cmd_report.txt --csv
 expect trace-cmd-kallsyms-csv 0 --from-trace fixtures/trace_cmd_report.txt --kallsyms fixtures/kallsyms.txt --csv
+# raw addresses: the nearest text symbol below, its length to the next;
+# past the last symbol or below the first they stay raw
+expect trace-raw-kallsyms-csv 0 --from-trace fixtures/trace_raw.txt --kallsyms fixtures/kallsyms.txt --csv
 expect trace-ptrval 0 --from-trace fixtures/trace_ptrval.txt
 expect trace-columns-csv 0 --from-trace fixtures/trace_columns.txt --csv
 # ages of the live objects at the trace's last timestamp (140.5 s)
