@@ -877,8 +877,8 @@ static int trace_line(struct tr *t, char *line, size_t n)
 		while (tsb > line && tsb[-1] != ' ' && tsb[-1] != '\t')
 			tsb--;
 		if (!parse_ts(tsb, te, &ts)) {
-			if (!t->have_ts)
-				t->first_ts = ts;
+			if (!t->have_ts || ts < t->first_ts)
+				t->first_ts = ts;	/* per-CPU clocks may disagree */
 			t->have_ts = 1;
 			if (ts > t->last_ts)
 				t->last_ts = ts;
