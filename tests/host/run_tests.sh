@@ -929,6 +929,8 @@ usage_err trace-advise "slabacct: --advise needs the running kernel's size class
 usage_err trace-leaks "slabacct: --leaks with --from-trace takes --once (the ages at the trace's end)" --from-trace $V --leaks
 usage_err trace-detail "slabacct: --from-trace is the input: not with --detail" --from-trace $V --leaks --once --detail x
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
+usage_err kallsyms-stdin "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - --from-trace -
+usage_err kallsyms-stdin-diff "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - -d $V -
 
 # ---- bad input ----
 
