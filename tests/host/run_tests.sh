@@ -80,7 +80,8 @@ $(diff "$want" "$TMP/$stream" | head -20)"
 expect_err() {
 	name=$1
 	want_rc=$2
-	printf '%s\n' "$3" >"$TMP/want_err"
+	want_msg=$3
+	printf '%s\n' "$want_msg" >"$TMP/want_err"
 	shift 3
 	run "$name" "$@"
 	if [ "$rc" != "$want_rc" ]; then
@@ -88,7 +89,7 @@ expect_err() {
 	elif [ -s "$TMP/out" ]; then
 		fail "$name" "unexpected output on stdout: $(head -3 "$TMP/out")"
 	elif ! cmp -s "$TMP/want_err" "$TMP/err"; then
-		fail "$name" "stderr is '$(cat "$TMP/err")', want '$3'"
+		fail "$name" "stderr is '$(cat "$TMP/err")', want '$want_msg'"
 	else
 		pass "$name"
 	fi
