@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slabacct - read /proc/slab_account: sort, filter, diff and export the
- * per call site slab accounting of the slab_account module.
+ * per call site slab accounting of the slab_account module, or the same
+ * account built from a kmem trace (--from-trace, sa_trace.c).
  */
 #define _DEFAULT_SOURCE
 
 #include "sa_detail.h"
 #include "sa_parse.h"
+#include "sa_trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +78,9 @@ struct opts {
 	int once;		/* --once */
 	const char *detail;	/* --detail FILE */
 	uint64_t min_age;	/* --leaks-min-age */
+	const char *from_trace;	/* --from-trace FILE */
+	const char *kallsyms;	/* --kallsyms FILE */
+	struct sa_kallsyms *ks;	/* its symbols, loaded in main() */
 };
 
 static const struct {
@@ -775,6 +780,9 @@ static const struct {
 	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
 	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },
 	{ "reported twice", MP "reported_twice_total", "counter", "Allocations the kernel reported twice, counted once." },
+	{ "trace events", MP "trace_events_total", "counter", "kmem events read from the trace (--from-trace)." },
+	{ "lost events", MP "trace_lost_events_total", "counter", "Events the trace says it lost (the account is incomplete when not 0)." },
+	{ "unmatched pointers", MP "trace_unmatched_pointers_total", "counter", "Trace events whose pointer was printed as (____ptrval____): not accounted." },
 };
 
 /* Per call site: the row's columns. */
@@ -1334,6 +1342,7 @@ static const struct {
 	{ "number of callers", 0, 0 }, { "failed allocs", 0, 1 },
 	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
 	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
+	{ "lost events", 0, 1 }, { "unmatched pointers", 0, 1 },
 };
 #define KEY_WIDTH 25	/* "current bytes allocated: " */
 
@@ -1355,6 +1364,12 @@ static void print_warnings(const struct sa_file *f)
 	if (sites)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, summary_num(f, "call site capacity"));
+	if (summary_num(f, "lost event reports"))
+		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
+		       summary_num(f, "lost events"), summary_num(f, "lost event reports"));
+	if (summary_num(f, "unmatched pointers"))
+		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
+		       summary_num(f, "unmatched pointers"));
 }
 
 static void print_key(const char *key)
@@ -1707,12 +1722,47 @@ static void check_sums(const struct sa_file *f)
 	}
 }
 
+/* What a trace's account cannot hold, said on stderr. */
+static void trace_warnings(const struct sa_file *f)
+{
+	uint64_t lost = summary_num(f, "lost events");
+	uint64_t reports = summary_num(f, "lost event reports");
+	uint64_t ptrval = summary_num(f, "unmatched pointers");
+	char *tmp;
+	const char *name = text_safe(f->name, &tmp);
+
+	if (reports)
+		fprintf(stderr, "slabacct: warning: %s: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): the account is incomplete\n",
+			name, lost, reports);
+	if (ptrval)
+		fprintf(stderr, "slabacct: warning: %s: %" PRIu64 " events give their pointer as (____ptrval____) (traced before the pointer hash was ready): not accounted\n",
+			name, ptrval);
+	free(tmp);
+}
+
+/*
+ * Load @path: a trace with --from-trace; with --diff a slab_account file
+ * or a trace, told by its first line; else a slab_account file.
+ */
 static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
+	struct sa_trace_opts to = { o->ks, 1, NULL };
+	int is_trace = 0, r;
 	char *err = NULL;
 
-	if (sa_load_max(f, path, o->max_input, &err) == 0) {
-		check_sums(f);
+	if (o->from_trace) {
+		is_trace = 1;
+		r = sa_trace_load(f, path, &to, &err);
+	} else if (o->diff) {
+		r = sa_load_any(f, path, o->max_input, &to, &is_trace, &err);
+	} else {
+		r = sa_load_max(f, path, o->max_input, &err);
+	}
+	if (r == 0) {
+		if (is_trace)
+			trace_warnings(f);
+		else
+			check_sums(f);
 		return 0;
 	}
 	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
@@ -2298,6 +2348,28 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 	return 0;
 }
 
+/* --leaks --once --from-trace TRACE: the ages at the trace's end. */
+static int run_trace_leaks(const struct opts *o)
+{
+	struct sa_detail d;
+	struct sa_trace_opts to = { o->ks, 1, &d };
+	struct sa_file f;
+	char *err = NULL;
+	int ret = 1;
+
+	if (sa_trace_load(&f, o->from_trace, &to, &err)) {
+		fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+		free(err);
+		return 1;
+	}
+	trace_warnings(&f);
+	if (out_begin(o) == 0)
+		ret = out_end(o, !report_leaks(o, NULL, &d)) ? 1 : 0;
+	sa_detail_free(&d);
+	sa_file_free(&f);
+	return ret;
+}
+
 /* --leaks: OLD NEW, live (DETAIL twice, --interval apart), or --once [FILE]. */
 static int run_leaks(const struct opts *o, int nargs, char **args)
 {
@@ -2306,6 +2378,8 @@ static int run_leaks(const struct opts *o, int nargs, char **args)
 	const char *p1 = nargs == 2 ? args[1] : o->detail;
 	int ret = 1;
 
+	if (o->from_trace)
+		return run_trace_leaks(o);
 	if (load_detail(o, &old, p0))
 		return 1;
 	if (o->once) {
@@ -2883,6 +2957,7 @@ static void usage(FILE *fp)
 	      "       slabacct --diff [OPTIONS] OLD NEW\n"
 	      "       slabacct --leaks [OPTIONS] [OLD NEW | --once [FILE]]\n"
 	      "       slabacct --advise [OPTIONS] [FILE]\n"
+	      "       slabacct --from-trace TRACE [OPTIONS]\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
@@ -2928,6 +3003,15 @@ static void usage(FILE *fp)
 	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
 	      "                       gone) and the summary changes\n"
 	      "  -a, --all            with --diff: also the call sites that did not change\n"
+	      "                       (OLD and NEW may be kmem traces: told by content)\n"
+	      "Offline traces:\n"
+	      "      --from-trace TRACE\n"
+	      "                       the account of a kmem trace instead of FILE: ftrace's\n"
+	      "                       trace or trace_pipe text, or trace-cmd report output\n"
+	      "                       ('-': standard input), read in one pass; with\n"
+	      "                       --leaks --once the ages of its live objects at its end\n"
+	      "      --kallsyms FILE  name a trace's raw call site addresses with a copy\n"
+	      "                       of the board's /proc/kallsyms (read as root)\n"
 	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
 	      "      --leaks          call sites holding old objects, and growing: reads the\n"
 	      "                       detail file twice --interval apart (default 10 s), or\n"
@@ -3040,7 +3124,8 @@ enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
 	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
-	OPT_LEAKS, OPT_ADVISE, OPT_DETAIL, OPT_MIN_AGE,
+	OPT_LEAKS, OPT_ADVISE, OPT_DETAIL, OPT_MIN_AGE, OPT_FROM_TRACE,
+	OPT_KALLSYMS,
 };
 
 /* --by KEY */
@@ -3088,6 +3173,8 @@ static const struct option long_opts[] = {
 	{ "advise", no_argument, NULL, OPT_ADVISE },
 	{ "detail", required_argument, NULL, OPT_DETAIL },
 	{ "leaks-min-age", required_argument, NULL, OPT_MIN_AGE },
+	{ "from-trace", required_argument, NULL, OPT_FROM_TRACE },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -3219,6 +3306,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_BATCH:
 			o->batch = 1;
 			break;
+		case OPT_FROM_TRACE:
+			o->from_trace = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
 		case OPT_DELTA:
 			o->delta = 1;
 			break;
@@ -3318,6 +3411,27 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
+	if (o->from_trace) {
+		if (o->advise)
+			usage_error("--advise needs the running kernel's size classes: not with --from-trace");
+		if (o->leaks && !once)
+			usage_error("--leaks with --from-trace takes --once (the ages at the trace's end)");
+		if (o->detail)
+			usage_error("--from-trace is the input: not with --detail");
+		if (o->watch)
+			usage_error("--from-trace reads a trace once: not with --watch");
+		if (o->diff)
+			usage_error("--diff takes traces as OLD or NEW (told by content): not with --from-trace");
+		if (argc - optind)
+			usage_error("--from-trace names the input: no FILE besides it");
+	}
+	if (o->kallsyms && !o->from_trace && !o->diff)
+		usage_error("--kallsyms names the call sites of a trace: with --from-trace or --diff");
+	if (o->kallsyms && !strcmp(o->kallsyms, "-") &&
+	    ((o->from_trace && !strcmp(o->from_trace, "-")) ||
+	     (o->diff && argc - optind == 2 &&
+	      (!strcmp(argv[optind], "-") || !strcmp(argv[optind + 1], "-")))))
+		usage_error("--kallsyms and the trace cannot both be standard input");
 	if (o->leaks || o->advise) {
 		parse_leaks_advise(o, argc - optind, argv + optind, sort_set,
 				   interval_set, once, min_age_set);
@@ -3386,6 +3500,15 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	parse_args(&o, argc, argv);
+	if (o.kallsyms) {
+		char *err = NULL;
+
+		if (sa_kallsyms_load(&o.ks, o.kallsyms, &err)) {
+			fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+			free(err);
+			return 1;
+		}
+	}
 	out_mode = umask(022);
 	umask(out_mode);
 	out_mode = 0666 & ~out_mode;
@@ -3404,12 +3527,14 @@ int main(int argc, char **argv)
 			}
 			sa_file_free(&old);
 		}
-	} else if (load(&o, &new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
+	} else if (load(&o, &new, o.from_trace ? o.from_trace :
+			optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
 		if (out_begin(&o) == 0)
 			ret = out_end(&o, !report(&o, NULL, &new)) ? 1 : 0;
 		sa_file_free(&new);
 	}
 	free(o.cache_name);
+	sa_kallsyms_free(o.ks);
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
