@@ -46,10 +46,8 @@ static const char *const known_numeric_keys[] = {
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
-static char *vformat(const char *fmt, va_list ap) PRINTF_LIKE(1, 0);
-static char *format(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
-static char *vformat(const char *fmt, va_list ap)
+char *sa_vformat(const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
@@ -66,13 +64,13 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static char *format(const char *fmt, ...)
+char *sa_format(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 
 	va_start(ap, fmt);
-	s = vformat(fmt, ap);
+	s = sa_vformat(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -251,9 +249,9 @@ static int fail(struct parser *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
 char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 		va_list ap)
 {
-	char *msg = vformat(fmt, ap), *s;
+	char *msg = sa_vformat(fmt, ap), *s;
 
-	s = format("%s:%lu: %s", name, lineno, msg ? msg : "out of memory");
+	s = sa_format("%s:%lu: %s", name, lineno, msg ? msg : "out of memory");
 	free(msg);
 	return s;
 }
@@ -313,18 +311,18 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
 
 	if (n < plen || memcmp(line, prefix, plen)) {
 		sa_quote(q, line, n);
-		return format("not a %s file: expected '%s%llu.x', got '%s'", kind,
+		return sa_format("not a %s file: expected '%s%llu.x', got '%s'", kind,
 			      prefix, (unsigned long long)major, q);
 	}
 	dot = memchr(ver, '.', n - plen);
 	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), maj) ||
 	    sa_parse_u64(dot + 1, (size_t)(line + n - dot - 1), min)) {
 		sa_quote(q, ver, n - plen);
-		return format("malformed format version '%s' (expected MAJOR.MINOR)", q);
+		return sa_format("malformed format version '%s' (expected MAJOR.MINOR)", q);
 	}
 	if (*maj != major) {
 		sa_quote(q, ver, n - plen);
-		return format("unsupported %s version %s (this reader understands %llu.x)",
+		return sa_format("unsupported %s version %s (this reader understands %llu.x)",
 			      format_name, q, (unsigned long long)major);
 	}
 	return NULL;
@@ -671,7 +669,7 @@ int sa_read_path(const char *path, size_t max, const char *prefix,
 	if (fd >= 0 && !use_stdin)
 		close(fd);
 	if (e == EFBIG)
-		*err = format("%s: more than %zu bytes: too large for a %s file (--max-input raises the limit)",
+		*err = sa_format("%s: more than %zu bytes: too large for a %s file (--max-input raises the limit)",
 			      sa_display_name(path), max, kind);
 	else
 		*err = sa_io_error(path, e);
@@ -688,7 +686,7 @@ char *sa_io_error(const char *path, int errnum)
 		else if (errnum == ENOENT)
 			hint = " (is the module loaded? insmod slab_account.ko)";
 	}
-	return format("%s: %s%s", sa_display_name(path), strerror(errnum), hint);
+	return sa_format("%s: %s%s", sa_display_name(path), strerror(errnum), hint);
 }
 
 int sa_load(struct sa_file *f, const char *path, char **err)

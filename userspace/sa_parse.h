@@ -149,6 +149,11 @@ int sa_parse_u64(const char *s, size_t len, uint64_t *out);
  */
 void sa_quote(char *dst, const char *s, size_t len);
 
+/* printf into a malloc()ed string; NULL when memory runs out. */
+char *sa_vformat(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+char *sa_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* "NAME:LINE: message", malloc()ed (NULL only when memory runs out). */
 char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 		va_list ap) __attribute__((format(printf, 3, 0)));

@@ -31,24 +31,6 @@
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
-static char *format(const char *fmt, ...) PRINTF_LIKE(1, 2);
-
-static char *format(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !(s = malloc((size_t)n + 1)))
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
 
 static int add64(uint64_t *a, uint64_t b)
 {
@@ -158,7 +140,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 
 	*out = NULL;
 	if (!fp) {
-		*err = format("%s: %s", path, strerror(errno));
+		*err = sa_format("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	ks = calloc(1, sizeof(*ks));
@@ -173,7 +155,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		mod[0] = '\0';
 		k = sscanf(line, "%31s %c %511s %511s", addr, &type, name, mod);
 		if (k < 3 || parse_hex(addr, strlen(addr), &a)) {
-			*err = format("%s:%zu: not a kallsyms line (ADDRESS TYPE SYMBOL [MODULE])",
+			*err = sa_format("%s:%zu: not a kallsyms line (ADDRESS TYPE SYMBOL [MODULE])",
 				      path, lines);
 			goto fail;
 		}
@@ -209,15 +191,15 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		ks->n++;
 	}
 	if (ferror(fp)) {
-		*err = format("%s: read error: %s", path, strerror(errno));
+		*err = sa_format("%s: read error: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!lines || !ks->n) {
-		*err = format("%s: no text symbols: not a copy of /proc/kallsyms", path);
+		*err = sa_format("%s: no text symbols: not a copy of /proc/kallsyms", path);
 		goto fail;
 	}
 	if (!nonzero) {
-		*err = format("%s: every address is 0: the copy was read without root (or under kptr_restrict=2); copy /proc/kallsyms as root",
+		*err = sa_format("%s: every address is 0: the copy was read without root (or under kptr_restrict=2); copy /proc/kallsyms as root",
 			      path);
 		goto fail;
 	}
@@ -235,7 +217,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 	*out = ks;
 	return 0;
 oom:
-	*err = format("%s: out of memory", path);
+	*err = sa_format("%s: out of memory", path);
 fail:
 	free(line);
 	if (fp != stdin)
@@ -376,9 +358,9 @@ static int tfail(struct tr *t, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (t->lineno)
-		*t->err = format("%s:%lu: %s", t->name, t->lineno, msg);
+		*t->err = sa_format("%s:%lu: %s", t->name, t->lineno, msg);
 	else
-		*t->err = format("%s: %s", t->name, msg);
+		*t->err = sa_format("%s: %s", t->name, msg);
 	return -1;
 }
 
@@ -947,7 +929,7 @@ static int put_summary(struct sa_file *f, size_t *cap, const char *key,
 	}
 	e = &f->summary[f->nsummary];
 	e->key = strdup(key);
-	e->value = format("%" PRIu64, v);
+	e->value = sa_format("%" PRIu64, v);
 	e->num = v;
 	e->is_num = 1;
 	if (!e->key || !e->value) {
@@ -966,7 +948,7 @@ static int type_string(struct sa_row *r, const struct tsite *s)
 	else if (s->type & T_MULTI)
 		r->type_str = strdup("cache:*");
 	else if ((s->type & T_CACHE) && s->name[0])
-		r->type_str = format("cache:%s", s->name);
+		r->type_str = sa_format("cache:%s", s->name);
 	else
 		r->type_str = strdup(s->type & T_CACHE ? "cache" : "kmalloc");
 	return r->type_str ? sa_type_parse(r->type_str, &r->type, &r->cache) : -1;
@@ -1366,7 +1348,7 @@ int sa_load_any(struct sa_file *f, const char *path, size_t max,
 		}
 		if (max && plen + rlen > max) {
 			free(rest);
-			*err = format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
+			*err = sa_format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
 				      sa_display_name(path), max);
 			goto out;
 		}

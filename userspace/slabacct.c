@@ -1928,18 +1928,14 @@ static char *xfmt(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	s = sa_vformat(fmt, ap);
 	va_end(ap);
-	if (n < 0 || !(s = malloc((size_t)n + 1))) {
+	if (!s) {
 		fprintf(stderr, "slabacct: out of memory\n");
 		exit(1);
 	}
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	return s;
 }
 
