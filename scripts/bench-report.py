@@ -440,11 +440,11 @@ def peers_report(name, d, icount):
     if "totals" in meta:
         print("both on over the same held objects: " + " ".join(meta["totals"]))
     if meta["allocinfo"]:
-        print("/proc/allocinfo, sa_bench's rows (bytes calls tag):")
+        print("/proc/allocinfo, rows with live bytes (bytes calls tag):")
         for row in meta["allocinfo"]:
             print("  " + row)
     if meta["sa_row"]:
-        print("/proc/slab_account, sa_bench's rows:")
+        print("/proc/slab_account, rows with live bytes:")
         for row in meta["sa_row"]:
             print("  " + row)
     if "agree" in meta:

@@ -15,7 +15,7 @@
 #   ftrace       the kmem events recorded into the ring buffer
 # Output lines as run.sh's, plus
 #   M readcost TOOL <sabench read line> | ebpf-dump SITES NS
-#   M allocinfo ROW / M sa_row ROW   sa_bench's rows in both tools' files
+#   M allocinfo ROW / M sa_row ROW   both files' rows with live bytes
 #   M agree ...                      eBPF pointers vs slab_account's pair row
 set -u
 # shellcheck source=bench/guest/common.sh
@@ -110,9 +110,10 @@ workload
 r=$(sabench read $SA 5) || broke "sabench read slab_account"
 say "M readcost slab_account $r"
 
-# What each sees of the paths sa_bench drives, both on at once: a fresh
-# slab_account and profiling counting from here; 1000 objects of each
-# kind held live while both files are read.
+# What each sees, both on at once: a fresh slab_account and profiling
+# counting from here (allocations made before are not tagged), sa_bench's
+# page, bulk and krealloc paths, 1000 kmalloc(64) held live; then every
+# non-empty row of both files.
 cfg=compare
 rmmod slab_account || broke "rmmod slab_account (2)"
 insmod $KO/slab_account.ko || broke "insmod slab_account (2)"
@@ -121,10 +122,10 @@ run pages 1000
 run bulk 1600
 run realloc 1000
 run hold 1000
-awk '/\[sa_bench\]/ && $1 > 0' /proc/allocinfo | while read -r l; do
+awk 'NR > 2 && $1 > 0' /proc/allocinfo | while read -r l; do
 	say "M allocinfo $l"
 done
-grep 'sab_' $SA | while read -r l; do
+awk '/^ *[0-9]/ && $4 > 0' $SA | while read -r l; do
 	say "M sa_row $l"
 done
 say "M totals allocinfo $(awk 'NR > 2 { b += $1; if ($1 > 0) n++ } END { print b, n }' /proc/allocinfo) slab_account $(header 'current bytes allocated') $(header 'call sites') meminfo$(meminfo)"
@@ -154,7 +155,8 @@ if [ -x $BPF ]; then
 		# live_req objs peak allocs/frees.
 		sa=$(awk '/ sab_pair\+/ { split($8, a, "/");
 			print a[1], a[2], $1, $3, $6, $4 }' $SA)
-		bp=$(awk '/^sab_pair\+/ { print $2, $3, $4, $5, $6, $7 }' $BPFOUT |
+		bp=$(awk '/^sab_pair\+/ {
+			print $(NF-5), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF }' $BPFOUT |
 			tail -n 1)
 		say "M agree slab_account $sa ebpf $bp"
 		if [ -z "$sa" ] || [ "$sa" != "$bp" ]; then
