@@ -359,7 +359,8 @@ def peers_table(res, nbatch):
                     "%10s" % ("-" + fmt(-d[c]))
 
         def ratio(x, y):
-            if x not in d or y not in d or d[y] <= 0.5 or key == "mix ops/s":
+            if x not in d or y not in d or d[x] <= 0.5 or d[y] <= 0.5 or \
+                    key == "mix ops/s":
                 return "-"
             return "%.2fx" % (d[x] / d[y])
         line += "%10s %9s" % (ratio("ebpf-pointers", "active"),
