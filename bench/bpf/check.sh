@@ -7,7 +7,8 @@
 # bench/bpf/guest.sh as /bench/run.sh into a busybox initramfs and boots it
 # once with 1 vCPU under icount (deterministic guest time).  The guest
 # compares sa_bpf's figures with slab_account's for sa_bench's call sites
-# in both modes and times a kmalloc(64)+kfree pair under each tool.
+# in both modes (on the raw tracepoints, and with --classic on the classic
+# ones) and times a kmalloc(64)+kfree pair and a batch under each.
 # Prints the guest's results and a table of the costs; fails if a check
 # failed, the guest did not finish, or the kernel splatted.
 #   SA_CACHE        as for every script (scripts/lib.sh)
@@ -91,7 +92,7 @@ $1 == "C" && $3 == "batch" {
 END {
 	b = p["baseline", 64]
 	printf "%-22s %10s %8s %12s %12s\n", "guest ns (icount)", "pair 64", "+pair", "batch alloc", "batch free"
-	n = split("baseline slab_account_stopped slab_account bpf_sums bpf_pointers", order, " ")
+	n = split("baseline slab_account_stopped slab_account bpf_sums bpf_pointers bpf_classic_sums bpf_classic_pointers", order, " ")
 	for (i = 1; i <= n; i++) {
 		c = order[i]
 		if (!(c in cfg)) continue

@@ -3,16 +3,20 @@
 #
 # The guest side of bench/bpf/check.sh (busybox sh; /bench/run.sh of the
 # initramfs, run by /init in sa.mode=bench after it loaded slab_account).
-# For each mode of sa_bpf, with slab_account freshly loaded and both
+# For each mode of sa_bpf (on the raw tracepoints, then with --classic on
+# the classic ones), with slab_account freshly loaded and both
 # running at once: sa_bench's pair, batch, cpair, cbatch and hold/release
 # workloads, then sa_bpf's dump and /proc/slab_account are compared row by
 # row for sa_bench's call sites.  Then the cost of a kmalloc(64)+kfree
-# pair (and of a batch) with nothing, each sa_bpf mode, and slab_account.
+# pair (and of a batch) with nothing, each sa_bpf mode, and slab_account,
+# and the time of a dump of about 10,000 call sites.
 # Lines to /dev/ttyS1:
 #   OK what / FAIL what     a check
 #   C CONFIG RESULT         a sa_bench result line under CONFIG
-#   D MODE SITES NS         sa_bpf's dump: sites, time to read the maps
-#   L MODE LOSSES...        sa_bpf's loss counters at the last dump
+#   D VARIANT SITES NS      sa_bpf's dump: sites, time to read the maps
+#   L VARIANT LOSSES...     sa_bpf's loss counters at the last dump
+#                           (VARIANT: sums, pointers, classic_sums,
+#                           classic_pointers)
 #   BPF_DONE
 # Sizes: sa.bpf=NPAIR,NBATCH,NHOLD,NCOST on the command line.
 set -u
@@ -48,9 +52,19 @@ run() {
 	echo "$*" > $P || fail "sa_bench '$*': $(cat $P)"
 }
 
-bpf_start() {	# bpf_start MODE: sa_bpf MODE in the background, until ready
+# The variants of sa_bpf: MODE, or classic_MODE on the classic tracepoints.
+VARIANTS="sums pointers classic_sums classic_pointers"
+bpf_args() {
+	case "$1" in
+	classic_*) echo "--classic ${1#classic_}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+bpf_start() {	# bpf_start VARIANT: sa_bpf in the background, until ready
 	: > /tmp/bpf.out
-	sa_bpf "$1" > /tmp/bpf.out 2> /tmp/bpf.err &
+	# shellcheck disable=SC2046 # (the options and the mode)
+	sa_bpf $(bpf_args "$1") > /tmp/bpf.out 2> /tmp/bpf.err &
 	bpid=$!
 	i=0
 	while ! grep -q '^sa_bpf: ready$' /tmp/bpf.out; do
@@ -113,7 +127,11 @@ compare() {	# compare MODE WHEN
 	bpf_rows /tmp/bpf.rows > /tmp/bpf.cmp
 	n=$(wc -l < /tmp/sa.cmp)
 	[ "$n" -gt 0 ] || fail "$m $w: no sa_bench rows in slab_account"
-	if [ "$m" = pointers ]; then
+	case "$m" in
+	*pointers) ptrs=1 ;;
+	*) ptrs=0 ;;
+	esac
+	if [ $ptrs = 1 ]; then
 		# Every column of every row, frees charged to the allocating site.
 		if cmp -s /tmp/sa.cmp /tmp/bpf.cmp; then
 			ok "$m $w: $n sa_bench rows identical (allocs frees bytes live)"
@@ -153,7 +171,7 @@ compare() {	# compare MODE WHEN
 		check "$m $w: $t sab_hold allocs" "$(fsum /tmp/$t.cmp sab_hold 2)" \
 			"$NHOLD"
 	done
-	if [ "$m" = pointers ]; then
+	if [ $ptrs = 1 ]; then
 		live=$NHOLD
 		[ "$w" = released ] && live=0
 		check "$m $w: sa_bpf sab_hold live" "$(fsum /tmp/bpf.cmp sab_hold 7)" "$live"
@@ -167,12 +185,15 @@ say "M cpus $(grep -c '^processor' /proc/cpuinfo)"
 say "M sizes $NPAIR $NBATCH $NHOLD $NCOST"
 [ -e $SA ] || fail "slab_account was not loaded by /init"
 insmod $KO/sa_bench.ko || fail "insmod sa_bench"
+# The classic tracepoints are attached by their ids in tracefs.
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T || fail "mount tracefs"
 
-for mode in sums pointers; do
+for mode in $VARIANTS; do
 	# A fresh slab_account, then sa_bpf: both see every sa_bench event.
 	rmmod slab_account || fail "rmmod slab_account"
 	insmod $KO/slab_account.ko || fail "insmod slab_account"
-	bpf_start $mode || continue
+	bpf_start "$mode" || continue
 	for s in $SIZES; do
 		run pair "$s" "$NPAIR"
 		run batch "$s" "$NBATCH"
@@ -180,9 +201,9 @@ for mode in sums pointers; do
 	run cpair "$NPAIR"
 	run cbatch "$NBATCH"
 	run hold "$NHOLD"
-	compare $mode held
+	compare "$mode" held
 	run release
-	compare $mode released
+	compare "$mode" released
 	say "M $mode slab_account $(sed -n 's/^\(unknown frees\|missed frees\|dropped objects\|dropped sites\): /\1=/p' $SA | tr ' \n' '_ ')"
 	bpf_stop
 done
@@ -198,10 +219,17 @@ cost() {	# cost CONFIG
 }
 rmmod slab_account || fail "rmmod slab_account"
 cost baseline
-for mode in sums pointers; do
-	bpf_start $mode || continue
+for mode in $VARIANTS; do
+	bpf_start "$mode" || continue
 	cost "bpf_$mode"
-	bpf_dump $mode /tmp/bpf.rows
+	bpf_dump "$mode" /tmp/bpf.rows
+	# A dump of about 10,000 more sites: sums mode counts each
+	# SAB_SITE's kfree at a site of its own too.
+	case "$mode" in
+	*pointers) run sites 10000 ;;
+	*) run sites 5000 ;;
+	esac
+	bpf_dump "$mode" /tmp/bpf.rows
 	bpf_stop
 done
 insmod $KO/slab_account.ko || fail "insmod slab_account"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_bpf.bpf.c: the BPF side of sa_bpf, the eBPF peer of slab_account in
+ * The BPF side of sa_bpf, the eBPF peer of slab_account in
  * the bench.  Raw tracepoints (raw_tp) on the kmem events kmalloc,
  * kmem_cache_alloc, kfree and kmem_cache_free of kernels 6.1 on, CO-RE
  * against the kernel's BTF.
@@ -14,6 +14,9 @@
  * reads).  The BTF-typed flavour (tp_btf), the same path, is refused by
  * 6.12's verifier for these events: their pointer argument is a
  * const void *, which it cannot type ("arg1 type UNKNOWN is not a struct").
+ * The classic tracepoint programs (tp/kmem/...; sa_bpf --classic) are
+ * here to measure that difference: they read the event's record, with
+ * kmem_cache_alloc's bytes_req and bytes_alloc fields.
  *
  * sums mode: per call site (the event's call_site) allocs, bytes
  * allocated and requested, and frees counted at the site of the free.
@@ -29,7 +32,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the loader before load: the verifier drops the unused branch. */
+/*
+ * Set by the loader before load: the verifier drops the unused branch
+ * (volatile: libbpf's read-only data, which the compiler must not fold).
+ */
 const volatile bool track_ptrs;
 
 struct {
@@ -187,5 +193,34 @@ int BPF_PROG(sa_kmem_cache_free, unsigned long call_site, const void *ptr,
 	     const struct kmem_cache *s)
 {
 	on_free(call_site, ptr);
+	return 0;
+}
+
+/* The same on the classic tracepoints: the event's record. */
+SEC("tp/kmem/kmalloc")
+int sa_tp_kmalloc(struct trace_event_raw_kmalloc *ctx)
+{
+	on_alloc(ctx->call_site, ctx->ptr, ctx->bytes_req, ctx->bytes_alloc);
+	return 0;
+}
+
+SEC("tp/kmem/kmem_cache_alloc")
+int sa_tp_kmem_cache_alloc(struct trace_event_raw_kmem_cache_alloc *ctx)
+{
+	on_alloc(ctx->call_site, ctx->ptr, ctx->bytes_req, ctx->bytes_alloc);
+	return 0;
+}
+
+SEC("tp/kmem/kfree")
+int sa_tp_kfree(struct trace_event_raw_kfree *ctx)
+{
+	on_free(ctx->call_site, ctx->ptr);
+	return 0;
+}
+
+SEC("tp/kmem/kmem_cache_free")
+int sa_tp_kmem_cache_free(struct trace_event_raw_kmem_cache_free *ctx)
+{
+	on_free(ctx->call_site, ctx->ptr);
 	return 0;
 }

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_bpf.c: the user side of sa_bpf, the eBPF peer of slab_account in the
- * bench (README in this directory).  Loads and attaches sa_bpf.bpf.c's
- * programs in one of two modes, then waits for signals:
+ * The user side of sa_bpf, the eBPF peer of slab_account in the bench
+ * (README in this directory).  Loads and attaches sa_bpf.bpf.c's programs
+ * in one of two modes, then waits for signals:
  *
- *   sa_bpf sums|pointers
+ *   sa_bpf [--classic] sums|pointers
  *
+ * (--classic: on the classic tracepoints instead of the raw ones);
  * prints "sa_bpf: ready" once attached; on SIGUSR1 dumps the maps, one
  * line per call site
  *   CALL_SITE allocs frees bytes_alloc bytes_req live live_bytes
  * (CALL_SITE as symbol+0xoff/0xlen [module], from /proc/kallsyms), then
  *   sa_bpf: losses dropped_sites N dropped_ptrs N unknown_frees N
- *           missed_frees N failed_allocs N  (one line)
+ *           missed_frees N failed_allocs N recursion_misses N  (one line)
  *   sa_bpf: dump SITES sites in NS ns
  * NS being the time taken to read and sum the maps (not to print them);
  * on SIGTERM or SIGINT detaches and exits 0.
@@ -51,7 +52,18 @@ struct site_sum {
 	struct sa_bpf_site v;
 };
 
-/* A /proc/kallsyms text symbol. */
+/*
+ * What a dump reads into, allocated and touched once at the start so that
+ * a dump's time is the maps' reading, not page faults.
+ */
+#define READ_BATCH	256
+struct dump_bufs {
+	uint64_t keys[READ_BATCH];
+	struct sa_bpf_site *vals;	/* READ_BATCH x CPUs */
+	struct site_sum sums[SA_BPF_MAX_SITES];
+};
+
+/* A /proc/kallsyms symbol. */
 struct ksym {
 	uint64_t addr;
 	char *name;	/* "name" or "name [module]" */
@@ -65,11 +77,13 @@ struct ksyms {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sa_bpf sums|pointers\n"
+		"usage: sa_bpf [--classic] sums|pointers\n"
 		"  sums      per call site allocs, bytes allocated and requested,\n"
 		"            frees counted at the site of the free\n"
 		"  pointers  the same with a map of live pointers: frees charged\n"
 		"            to the allocating site, live objects and bytes\n"
+		"  --classic the classic kmem tracepoints (the event's record)\n"
+		"            instead of the raw ones\n"
 		"Prints 'sa_bpf: ready' once attached; SIGUSR1 dumps the maps to\n"
 		"stdout; SIGTERM or SIGINT detaches and exits 0.\n");
 }
@@ -194,21 +208,15 @@ static uint64_t now_ns(void)
  * key at a time where the kernel has no batch for it.  Returns the number
  * of sites or -1.
  */
-static long read_sites(int fd, int ncpu, struct site_sum *out, size_t cap)
+static long read_sites(int fd, int ncpu, struct dump_bufs *b)
 {
-	size_t batch = 256, n = 0, i;
-	struct sa_bpf_site *vals;
-	uint64_t *keys, in_batch, out_batch, key, next;
+	struct site_sum *out = b->sums;
+	struct sa_bpf_site *vals = b->vals;
+	uint64_t *keys = b->keys, in_batch, out_batch, key, next;
+	size_t batch = READ_BATCH, cap = SA_BPF_MAX_SITES, n = 0, i;
 	bool first = true;
-	long ret = -1;
 	int err = 0;
 
-	keys = calloc(batch, sizeof(*keys));
-	vals = calloc(batch * (size_t)ncpu, sizeof(*vals));
-	if (!keys || !vals) {
-		fprintf(stderr, "sa_bpf: out of memory\n");
-		goto out;
-	}
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	while (n < cap) {
 		__u32 count = batch;
@@ -240,14 +248,12 @@ static long read_sites(int fd, int ncpu, struct site_sum *out, size_t cap)
 		in_batch = out_batch;
 		first = false;
 	}
-	if (!err || errno == ENOENT) {
-		ret = (long)n;
-		goto out;
-	}
+	if (!err || errno == ENOENT)
+		return (long)n;
 	if (errno != EINVAL && errno != ENOTSUPP && errno != EOPNOTSUPP) {
 		fprintf(stderr, "sa_bpf: reading the sites: %s\n",
 			strerror(errno));
-		goto out;
+		return -1;
 	}
 	/* No batch operations: one key at a time. */
 	n = 0;
@@ -269,11 +275,7 @@ static long read_sites(int fd, int ncpu, struct site_sum *out, size_t cap)
 		}
 		n++;
 	}
-	ret = (long)n;
-out:
-	free(keys);
-	free(vals);
-	return ret;
+	return (long)n;
 }
 
 static int read_losses(int fd, int ncpu, uint64_t *sum)
@@ -297,25 +299,48 @@ static int read_losses(int fd, int ncpu, uint64_t *sum)
 	return 0;
 }
 
-static int dump(struct sa_bpf_bpf *skel, int ncpu, struct site_sum *buf)
+/*
+ * Events the kernel did not give the programs: one of them already
+ * running on that CPU (an interrupt's allocation or free in the middle
+ * of it; on the classic tracepoints any BPF program running there).
+ */
+static uint64_t recursion_misses(const struct bpf_object *obj)
 {
-	uint64_t losses[SA_BPF_NR_LOSSES], t0, t1;
+	struct bpf_program *prog;
+	uint64_t n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+static int dump(struct sa_bpf_bpf *skel, int ncpu, struct dump_bufs *buf)
+{
+	uint64_t losses[SA_BPF_NR_LOSSES], t0, t1, misses;
 	struct ksyms ks = { 0 };
 	long n;
 
 	t0 = now_ns();
-	n = read_sites(bpf_map__fd(skel->maps.sites), ncpu, buf,
-		       SA_BPF_MAX_SITES);
+	n = read_sites(bpf_map__fd(skel->maps.sites), ncpu, buf);
 	if (n < 0 || read_losses(bpf_map__fd(skel->maps.losses), ncpu,
 				 losses))
 		return -1;
 	t1 = now_ns();
+	misses = recursion_misses(skel->obj);
 	if (ksyms_load(&ks)) {
 		ksyms_free(&ks);
 		return -1;
 	}
 	for (long i = 0; i < n; i++) {
-		const struct site_sum *s = &buf[i];
+		const struct site_sum *s = &buf->sums[i];
 
 		ksym_print(&ks, s->site, stdout);
 		printf(" %llu %llu %llu %llu %lld %lld\n",
@@ -330,6 +355,7 @@ static int dump(struct sa_bpf_bpf *skel, int ncpu, struct site_sum *buf)
 	for (int i = 0; i < SA_BPF_NR_LOSSES; i++)
 		printf(" %s %llu", loss_names[i],
 		       (unsigned long long)losses[i]);
+	printf(" recursion_misses %llu", (unsigned long long)misses);
 	printf("\nsa_bpf: dump %ld sites in %llu ns\n", n,
 	       (unsigned long long)(t1 - t0));
 	return fflush(stdout) ? -1 : 0;
@@ -338,17 +364,21 @@ static int dump(struct sa_bpf_bpf *skel, int ncpu, struct site_sum *buf)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "classic", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct site_sum *buf = NULL;
+	struct dump_bufs *buf = NULL;
 	struct sa_bpf_bpf *skel;
-	bool pointers;
+	bool pointers, classic = false;
 	int ncpu, c, err, ret = 1;
 	sigset_t set;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ch", opts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			classic = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -387,11 +417,17 @@ int main(int argc, char **argv)
 			strerror(-ncpu));
 		return 1;
 	}
-	buf = calloc(SA_BPF_MAX_SITES, sizeof(*buf));
-	if (!buf) {
+	buf = malloc(sizeof(*buf));
+	if (buf)
+		buf->vals = malloc(READ_BATCH * (size_t)ncpu *
+				   sizeof(*buf->vals));
+	if (!buf || !buf->vals) {
 		fprintf(stderr, "sa_bpf: out of memory\n");
-		return 1;
+		goto out;
 	}
+	memset(buf->keys, 0, sizeof(buf->keys));
+	memset(buf->sums, 0, sizeof(buf->sums));
+	memset(buf->vals, 0, READ_BATCH * (size_t)ncpu * sizeof(*buf->vals));
 	skel = sa_bpf_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "sa_bpf: opening the BPF object: %s\n",
@@ -399,6 +435,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	skel->rodata->track_ptrs = pointers;
+	/* One set of programs is loaded and attached, the other not. */
+	bpf_program__set_autoload(skel->progs.sa_kmalloc, !classic);
+	bpf_program__set_autoload(skel->progs.sa_kmem_cache_alloc, !classic);
+	bpf_program__set_autoload(skel->progs.sa_kfree, !classic);
+	bpf_program__set_autoload(skel->progs.sa_kmem_cache_free, !classic);
+	bpf_program__set_autoload(skel->progs.sa_tp_kmalloc, classic);
+	bpf_program__set_autoload(skel->progs.sa_tp_kmem_cache_alloc, classic);
+	bpf_program__set_autoload(skel->progs.sa_tp_kfree, classic);
+	bpf_program__set_autoload(skel->progs.sa_tp_kmem_cache_free, classic);
 	if (!pointers)
 		bpf_map__set_max_entries(skel->maps.ptrs, 1);
 	err = sa_bpf_bpf__load(skel);
@@ -438,6 +483,8 @@ int main(int argc, char **argv)
 out_destroy:
 	sa_bpf_bpf__destroy(skel);
 out:
+	if (buf)
+		free(buf->vals);
 	free(buf);
 	return ret;
 }

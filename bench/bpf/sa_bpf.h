@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sa_bpf.h: what sa_bpf's BPF side (sa_bpf.bpf.c) and its user side
+ * What sa_bpf's BPF side (sa_bpf.bpf.c) and its user side
  * (sa_bpf.c) share: the map sizes, the value of a call site, the pointer
  * map's value and the indices of the loss counters.
  */
