@@ -10,7 +10,8 @@
 #   make matrix              the kernel matrix only
 #   make debug-check         the suite and the stress on a KASAN/lockdep/kmemleak
 #                            build of Debian's 6.1 (scripts/debug-kernel.sh)
-#   make bench               the overhead benchmark in QEMU (table + build/bench/results.json)
+#   make bench               the overhead benchmark in QEMU (table + build/bench/results.json),
+#                            6.1 and the peers' boots on the MAP kernel (scripts/build-kernel.sh)
 #
 # For a board: make KDIR=<its headers> ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 

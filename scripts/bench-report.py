@@ -5,7 +5,11 @@
 Reads the result lines the guest's bench/guest/run.sh wrote to DIR/ktap.log
 (one DIR per boot: with -icount and without), prints one table per boot
 with the six configurations side by side and the issues' targets, and
-writes everything to OUT.json.  Timing never fails the benchmark.
+writes everything to OUT.json.  The runs named map-* are the peers' boot
+(bench/guest/peers.sh on the MAP kernel): one table of the seven peers'
+configurations, the reads of each tool's output, the ratios of issue 17
+and what /proc/allocinfo shows of sa_bench's paths beside slab_account.
+Timing never fails the benchmark.
 """
 import json
 import sys
@@ -13,12 +17,23 @@ import sys
 # hooks=0: slab_account active with its kprobes off (module parameter
 # hooks=0): active minus hooks=0 is what the kprobes themselves cost.
 CONFIGS = ["baseline", "floor", "stopped", "active", "hooks=0", "ftrace"]
+# The peers' boot: MAP compiled in and off, MAP on, slab_account stopped
+# and active, the eBPF peer's two modes, ftrace.
+PEERS = ["baseline", "map", "stopped", "active", "ebpf-sums",
+         "ebpf-pointers", "ftrace"]
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
 
 
-def parse(path):
-    res = {c: {} for c in CONFIGS}
-    meta = {"read": [], "fail": []}
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def parse(path, configs):
+    res = {c: {} for c in configs}
+    meta = {"read": [], "fail": [], "readcost": {}, "allocinfo": [],
+            "sa_row": []}
     with open(path, errors="replace") as f:
         for line in f:
             w = line.split()
@@ -36,6 +51,10 @@ def parse(path):
                         "call_sites": int(sites), "rows": int(nrows),
                         "bytes": int(nbytes), "min_ns": int(tmin),
                         "median_ns": int(tmed)})
+                elif w[1] == "readcost":
+                    meta["readcost"][w[2]] = w[3:]
+                elif w[1] in ("allocinfo", "sa_row"):
+                    meta[w[1]].append(" ".join(w[2:]))
                 else:
                     meta[w[1]] = w[2:]
             elif w[0] == "R" and len(w) >= 3 and w[1] in res:
@@ -50,6 +69,8 @@ def parse(path):
                     r[tag + " free"] = int(v[3]) / n
                 elif kind == "cpair":
                     r["cpair"] = int(v[2]) / int(v[1])
+                elif kind == "pages":
+                    r["pages"] = int(v[2]) / int(v[1])
                 elif kind == "bulk":
                     # per object: N objects in bulks of 16
                     n = int(v[1])
@@ -78,8 +99,14 @@ def parse(path):
                     best = min(runs, key=lambda x: x[key])
                     r[tag] = dict(best, runs=runs)
                 elif kind == "mix":
+                    # Repeated in the peers' boot: the median counts,
+                    # the spread is (max - min) / median.
                     it, ops, ns = int(v[0]), int(v[1]), int(v[2])
-                    r["mix ops/s"] = ops * 1e9 / ns
+                    runs = r.get("mix runs", []) + [ops * 1e9 / ns]
+                    r["mix runs"] = runs
+                    r["mix ops/s"] = median(runs)
+                    r["mix spread %"] = 100 * (max(runs) - min(runs)) / \
+                        median(runs)
                     kinds = ["create", "stat", "unlink", "pipe", "socketpair",
                              "fork"]
                     r["mix ns"] = {k: int(x) / it for k, x in zip(kinds, v[3:9])}
@@ -279,14 +306,171 @@ def memory(meta):
     return out
 
 
+PEER_ROWS = [("kmalloc(64)+kfree", "pair 64"),
+             ("kmalloc(256)+kfree", "pair 256"),
+             ("0 x kmalloc(64), per alloc", "batch 64 alloc"),
+             ("  then kfree, per free", "batch 64 free"),
+             ("kmem_cache_alloc+free (200 B cache)", "cpair"),
+             ("cache: N allocs, per alloc", "cbatch alloc"),
+             ("  then frees, per free", "cbatch free"),
+             ("alloc_pages(0)+__free_pages", "pages"),
+             ("cache: alloc_bulk of 16, per object", "bulk alloc"),
+             ("  then free_bulk of 16, per object", "bulk free"),
+             ("kmalloc(40)+krealloc(60)+kfree, in place", "realloc inplace"),
+             ("  the same to krealloc(400): moved", "realloc move"),
+             ("syscall mix, ops/s, median", "mix ops/s"),
+             ("  its spread, % of the median", "mix spread %")]
+SHORT = {"baseline": "base", "map": "map", "stopped": "stopped",
+         "active": "active", "ebpf-sums": "bpf-sums",
+         "ebpf-pointers": "bpf-ptrs", "ftrace": "ftrace"}
+
+
+def peers_table(res, nbatch):
+    """The peers side by side, their extra over the baseline (for the
+    mix: the slowdown in %), and ebpf-pointers' and MAP's extra over
+    slab_account active's."""
+    out = []
+    extra = [c for c in PEERS if c != "baseline"]
+    head = "%-40s" % "workload" + "".join("%10s" % SHORT[c] for c in PEERS) \
+        + " |" + "".join("%10s" % ("+" + SHORT[c]) for c in extra) \
+        + "%10s %9s" % ("ptrs/act", "act/map")
+    out.append(head)
+    out.append("-" * len(head))
+    b = res["baseline"]
+    for label, key in PEER_ROWS:
+        label = label.replace("0 x", "%s x" % nbatch)
+        vals = [res[c].get(key) for c in PEERS]
+        line = "%-40s" % label + "".join("%10s" % fmt(v) for v in vals) + " |"
+        if key == "mix spread %":
+            out.append(line)
+            continue
+        d = {}
+        for c in extra:
+            v, bv = res[c].get(key), b.get(key)
+            if v is None or bv is None:
+                line += "%10s" % "-"
+                continue
+            if key == "mix ops/s":
+                d[c] = 100 * (bv - v) / bv
+                line += "%9.2f%%" % d[c]
+            else:
+                d[c] = v - bv
+                line += "%10s" % fmt(d[c]) if d[c] >= 0 else \
+                    "%10s" % ("-" + fmt(-d[c]))
+
+        def ratio(x, y):
+            if x not in d or y not in d or d[x] <= 0.5 or d[y] <= 0.5 or \
+                    key == "mix ops/s":
+                return "-"
+            return "%.2fx" % (d[x] / d[y])
+        line += "%10s %9s" % (ratio("ebpf-pointers", "active"),
+                              ratio("active", "map"))
+        out.append(line)
+    return out
+
+
+def peers_targets(res):
+    """Issue 17's targets on the pair: slab_account active's extra cost
+    per kmalloc+kfree pair against eBPF with pointers' (3-10x less
+    expected) and against MAP's (within 2x); the mix slowdowns."""
+    t = {}
+    b, a = res["baseline"], res["active"]
+    if "pair 64" not in b or "pair 64" not in a:
+        return t
+    da = a["pair 64"] - b["pair 64"]
+    t["active_extra_ns"] = {"value": da, "target": "(context)", "met": True}
+    for c, name in (("map", "map"), ("ebpf-pointers", "ebpf_pointers"),
+                    ("ebpf-sums", "ebpf_sums"), ("ftrace", "ftrace")):
+        if "pair 64" in res[c]:
+            t[name + "_extra_ns"] = {"value": res[c]["pair 64"] - b["pair 64"],
+                                     "target": "(context)", "met": True}
+    p = t.get("ebpf_pointers_extra_ns")
+    if p and da > 0:
+        r = p["value"] / da
+        t["ebpf_pointers_over_active"] = {"value": r, "target": ">= 3",
+                                          "met": r >= 3}
+    m = t.get("map_extra_ns")
+    if m and m["value"] > 0:
+        r = da / m["value"]
+        t["active_over_map"] = {"value": r, "target": "<= 2", "met": r <= 2}
+    for c in PEERS[1:]:
+        if "mix ops/s" in res[c] and "mix ops/s" in b:
+            r = 100 * (b["mix ops/s"] - res[c]["mix ops/s"]) / b["mix ops/s"]
+            t["mix_slowdown_pct_" + c] = {
+                "value": r, "met": c != "active" or r <= 3,
+                "target": "<= 3" if c == "active" else "(context)"}
+    return t
+
+
+def print_targets(name, t):
+    print()
+    print("targets (%s):" % name)
+    for k, v in t.items():
+        val = v["value"]
+        val = "-" if val is None else "%.3f" % val
+        if v["target"] == "(context)":
+            print("  %-30s %8s  (no target: context)" % (k, val))
+            continue
+        print("  %-30s %8s  target %-10s %s" % (
+            k, val, v["target"] if len(v["target"]) < 11 else "(see json)",
+            "met" if v["met"] else "MISSED"))
+
+
+def peers_report(name, d, icount):
+    res, meta = parse(d + "/ktap.log", PEERS)
+    nb = meta.get("sizes", ["?", "?"])[1]
+    title = ("with -icount shift=0,sleep=off (guest ns = instructions)"
+             if icount else "without icount (guest ns = host time, TCG)")
+    print()
+    print("== the peers, %s, %s vCPUs, kernel %s" % (
+        title, meta.get("cpus", ["?"])[0], meta.get("kernel", ["?"])[0]))
+    print("   guest ns per operation (lower is better) unless noted; the mix:"
+          " median of %s runs per configuration"
+          % (meta.get("sizes", ["?"] * 4) + ["?"])[3])
+    print()
+    for line in peers_table(res, nb):
+        print(line)
+    print()
+    print("reading each tool's whole output:")
+    for tool, v in sorted(meta["readcost"].items()):
+        if v and v[0] == "read":
+            print("  %-14s %7s rows %9s bytes: %11s ns (fastest of %s reads)"
+                  % (tool, v[3], v[2], v[4], v[1]))
+        else:
+            print("  %-14s %s" % (tool, " ".join(v)))
+    if "totals" in meta:
+        print("both on over the same held objects: " + " ".join(meta["totals"]))
+    if meta["allocinfo"]:
+        print("/proc/allocinfo, rows with live bytes (bytes calls tag):")
+        for row in meta["allocinfo"]:
+            print("  " + row)
+    if meta["sa_row"]:
+        print("/proc/slab_account, rows with live bytes:")
+        for row in meta["sa_row"]:
+            print("  " + row)
+    if "agree" in meta:
+        print("eBPF pointers vs slab_account at sab_pair: " +
+              " ".join(meta["agree"]))
+    t = peers_targets(res)
+    print_targets(name, t)
+    for f in meta["fail"]:
+        print("FAILED: " + f)
+    return {"results": res, "meta": meta, "targets": t}, \
+        bool(meta["fail"]) or not meta.get("done")
+
+
 def main():
     outj = sys.argv[1]
     doc = {"runs": {}}
     fail = False
     for arg in sys.argv[2:]:
         name, d = arg.split(":", 1)
-        icount = name == "icount"
-        res, meta = parse(d + "/ktap.log")
+        icount = name.endswith("icount")
+        if name.startswith("map-"):
+            doc["runs"][name], bad = peers_report(name, d, icount)
+            fail = fail or bad
+            continue
+        res, meta = parse(d + "/ktap.log", CONFIGS)
         if meta["fail"] or not meta.get("done"):
             fail = True
         nb = meta.get("sizes", ["?", "?"])[1]
@@ -325,18 +509,7 @@ def main():
                   " hook calls %s, sab_bulk's row allocs/frees %s"
                   % tuple((meta["hook_rows"] + ["-"] * 3)[:3]))
         t = targets(res, meta, icount)
-        print()
-        print("targets (%s):" % name)
-        for k, v in t.items():
-            val = v["value"]
-            val = "-" if val is None else "%.3f" % val
-            if v["target"] == "(context)":
-                print("  %-30s %8s  (no target: context)" % (k, val))
-                continue
-            print("  %-30s %8s  target %-10s %s" % (
-                k, val,
-                v["target"] if len(v["target"]) < 11 else "(see json)",
-                "met" if v["met"] else "MISSED"))
+        print_targets(name, t)
         for f in meta["fail"]:
             print("FAILED: " + f)
         doc["runs"][name] = {"results": res, "meta": meta, "targets": t}

@@ -8,27 +8,38 @@
 # every run -- with icount this QEMU does not get the 6.1 guest's secondary
 # CPUs up, the boot stops at "x86: Booting SMP configuration"; then without
 # icount, as many vCPUs as this machine has CPUs, 2 to 4, for the remote
-# frees and the per-CPU scaling), and prints the table of bench/guest/run.sh's results
+# frees and the per-CPU scaling), and prints the table of
+# bench/guest/run.sh's results
 # (scripts/bench-report.py); JSON in build/bench/results.json.  Then
 # bench/host/sa_atomics times the kinds of counter updates on this
 # machine's own CPUs (build/bench/atomics.txt).
+# The peers' boot (issue 17), SA_BENCH_RUNS="map-icount map-plain": the
+# MAP kernel (scripts/build-kernel.sh --profile map: trixie's 6.12 with
+# memory allocation profiling compiled in, built and cached the first
+# time), the same modules, sabench and, when bench/bpf exists, the eBPF
+# peer (sa_bpf, static, CO-RE against that kernel's BTF) in its image;
+# bench/guest/peers.sh runs the workloads under every peer in turn.
 #
 # Fails only if something breaks (a build, a boot, a guest command, a
 # kernel splat), never because of a figure.
 #   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
-#   SA_BENCH_RUNS="icount plain"        which boots
+#   SA_BENCH_RUNS="icount plain map-icount map-plain"   which boots
+# KDIR, KVER, VMLINUZ... come from the sourced kernel.env.
+# shellcheck disable=SC2153
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 sizes=${SA_BENCH_SIZES:-10000,1000,100}
-runs=${SA_BENCH_RUNS:-icount plain}
+runs=${SA_BENCH_RUNS:-icount plain map-icount map-plain}
 out="$SA_ROOT/build/bench"
+for run in $runs; do
+	case "$run" in
+	icount | plain | map-icount | map-plain) ;;
+	*) die "unknown run $run (icount plain map-icount map-plain)" ;;
+	esac
+done
 
 "$SA_ROOT/scripts/setup-deps.sh"
-"$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm --arch amd64 --flavour amd64
-# shellcheck disable=SC1090
-. "$("$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm --arch amd64 \
-	--flavour amd64 --print-env)"
 
 # kbuild writes next to the sources: a copy laid out as in the tree.
 kbuild() {	# kbuild DIR LOG
@@ -39,41 +50,86 @@ kbuild() {	# kbuild DIR LOG
 	fi
 }
 
+# image KENV DIR: the modules built against KENV's kernel, sabench, the
+# guest scripts (and sa_bpf for the MAP kernel) in DIR/initramfs.cpio.gz;
+# KENV's variables stay set.
+image() {
+	local d=$2
+	# shellcheck disable=SC1090
+	. "$1"
+	mkdir -p "$d/src/bench" "$d/rootfs/lib/slab_account" \
+		"$d/rootfs/usr/bin" "$d/rootfs/bench"
+	cp "$SA_ROOT/Kbuild" "$d/src/"
+	cp -r "$SA_ROOT/module" "$d/src/"
+	cp -r "$SA_ROOT/bench/kmod" "$d/src/bench/"
+	log "building slab_account.ko for $KVER (W=1)"
+	kbuild "$d/src" "$d/build-module.log"
+	log "building sa_bench.ko and sa_floor.ko (W=1)"
+	kbuild "$d/src/bench/kmod" "$d/build-bench.log"
+	cp "$d/src/slab_account.ko" "$d/src/bench/kmod/sa_bench.ko" \
+		"$d/src/bench/kmod/sa_floor.ko" "$d/rootfs/lib/slab_account/"
+	log "building sabench (static)"
+	make -s -C "$SA_ROOT/bench/guest" OUT="$d/rootfs/usr/bin/sabench"
+	cp "$SA_ROOT/bench/guest/run.sh" "$SA_ROOT/bench/guest/common.sh" \
+		"$SA_ROOT/bench/guest/peers.sh" "$d/rootfs/bench/"
+	if [ "$KDIR" = "${mapkdir:-}" ] && [ -d "$SA_ROOT/bench/bpf" ]; then
+		log "building sa_bpf (static, CO-RE against $KVER's BTF)"
+		make -s -C "$SA_ROOT/bench/bpf" OUT="$d/rootfs/usr/bin/sa_bpf" \
+			VMLINUX="$KDIR/vmlinux"
+	fi
+	"$SA_ROOT/scripts/mkinitramfs.sh" --out "$d/initramfs.cpio.gz" \
+		--init "$SA_ROOT/scripts/init.sh" --add "$d/rootfs/.:/"
+	vmlinuz=$VMLINUZ
+}
+
 rm -rf "$out"
-mkdir -p "$out/src/bench" "$out/rootfs/lib/slab_account" "$out/rootfs/usr/bin" \
-	"$out/rootfs/bench"
-cp "$SA_ROOT/Kbuild" "$out/src/"
-cp -r "$SA_ROOT/module" "$out/src/"
-cp -r "$SA_ROOT/bench/kmod" "$out/src/bench/"
-log "building slab_account.ko for $KVER (W=1)"
-kbuild "$out/src" "$out/build-module.log"
-log "building sa_bench.ko and sa_floor.ko (W=1)"
-kbuild "$out/src/bench/kmod" "$out/build-bench.log"
-cp "$out/src/slab_account.ko" "$out/src/bench/kmod/sa_bench.ko" \
-	"$out/src/bench/kmod/sa_floor.ko" "$out/rootfs/lib/slab_account/"
-log "building sabench (static)"
-make -s -C "$SA_ROOT/bench/guest" OUT="$out/rootfs/usr/bin/sabench"
-cp "$SA_ROOT/bench/guest/run.sh" "$out/rootfs/bench/run.sh"
-"$SA_ROOT/scripts/mkinitramfs.sh" --out "$out/initramfs.cpio.gz" \
-	--init "$SA_ROOT/scripts/init.sh" --add "$out/rootfs/.:/"
+mkdir -p "$out"
+case " $runs " in
+*" icount "* | *" plain "*)
+	"$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm --arch amd64 \
+		--flavour amd64
+	image "$("$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm \
+		--arch amd64 --flavour amd64 --print-env)" "$out"
+	kernel61=$vmlinuz
+	;;
+esac
+case " $runs " in
+*" map-icount "* | *" map-plain "*)
+	"$SA_ROOT/scripts/build-kernel.sh" --profile map
+	menv=$("$SA_ROOT/scripts/build-kernel.sh" --profile map --print-env)
+	mapkdir=$(sed -n 's/^KDIR=//p' "$menv")
+	log "MAP kernel built in $(sed -n 's/^DEBUG_BUILD_SECS=//p' "$menv") s (when last built)"
+	image "$menv" "$out/map"
+	kernelmap=$vmlinuz
+	;;
+esac
 
 ncpu=$(nproc)
 [ "$ncpu" -le 4 ] || ncpu=4
 [ "$ncpu" -ge 2 ] || ncpu=2
 reports=()
 for run in $runs; do
+	kernel=${kernel61:-} initrd="$out/initramfs.cpio.gz" append=""
 	case "$run" in
-	icount) qargs=(--icount --smp 1) ;;
+	map-*)
+		kernel=$kernelmap initrd="$out/map/initramfs.cpio.gz"
+		# 6.12: profiling not on by default can be switched on at
+		# run time only if the boot asked for it (else the sysctl is
+		# read-only and pages carry no tags).
+		append=" sa.peers=1 sysctl.vm.mem_profiling=0"
+		;;
+	esac
+	case "$run" in
+	*icount) qargs=(--icount --smp 1) ;;
 	# Multi-threaded TCG (one host thread per vCPU) for the scaling;
 	# it can kill the guest when static keys are re-patched (see
 	# run-qemu.sh), then this run fails and is to be repeated.
-	plain) qargs=(--smp "$ncpu" --accel tcg) ;;
-	*) die "unknown run $run (icount or plain)" ;;
+	*plain) qargs=(--smp "$ncpu" --accel tcg) ;;
 	esac
-	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$VMLINUZ" \
-		--initrd "$out/initramfs.cpio.gz" --mode bench --out "$out/$run" \
+	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$kernel" \
+		--initrd "$initrd" --mode bench --out "$out/$run" \
 		--mem 512 --timeout 1200 "${qargs[@]}" \
-		--append "nokaslr sa.bench=$sizes"
+		--append "nokaslr sa.bench=$sizes$append"
 	tr -d '\r' < "$out/$run/ktap.log" > "$out/$run/results.txt"
 	if grep -nE 'BUG:|WARNING:|Oops|Call Trace|Kernel panic' \
 		"$out/$run/console.log"; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | demo | shell
+# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -15,6 +15,9 @@
 # debug:  the debug row alone (make debug-check): Debian's 6.1 sources
 #         built with KASAN, lockdep, kmemleak... (scripts/debug-kernel.sh),
 #         the suite and the SMP stress on it, zero reports allowed.
+# map:    the suite on the MAP kernel alone (never part of check): trixie's
+#         6.12 sources with memory allocation profiling compiled in
+#         (scripts/build-kernel.sh --profile map, the peers' bench's kernel).
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
@@ -31,6 +34,7 @@ trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 # is the debug kernel (scripts/debug-kernel.sh: the primary kernel's
 # sources with KASAN, lockdep, kmemleak, fault injection...).
 SA_DEBUG_ROW=debug:amd64:kasan
+SA_MAP_ROW=map:amd64:alloc-profiling
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
 bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64
 trixie:amd64:amd64 trixie:arm64:arm64 trixie:amd64:cloud-amd64
@@ -72,6 +76,11 @@ load_row() {
 		;;
 	debug:*)
 		die "unknown debug row $1 (there is $SA_DEBUG_ROW)"
+		;;
+	"$SA_MAP_ROW")
+		"$SA_ROOT/scripts/build-kernel.sh" --profile map
+		kenv=$("$SA_ROOT/scripts/build-kernel.sh" --profile map --print-env)
+		read -r -a args <<< "$(row_args trixie:amd64:amd64)"
 		;;
 	*)
 		read -r -a args <<< "$(row_args "$1")"
@@ -365,6 +374,11 @@ debug)
 	SA_REL_ROWS=$SA_DEBUG_ROW
 	matrix
 	;;
+map)
+	SA_ROWS=$SA_MAP_ROW
+	SA_REL_ROWS=
+	matrix
+	;;
 demo)
 	load_row "$primary"
 	build_row demo
@@ -387,6 +401,6 @@ shell)
 	boot_row shell "$out/shell"
 	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|demo|shell"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell"
 	;;
 esac

@@ -8,44 +8,12 @@
 #   M KEY VALUE...          memory, call sites, reads
 #   SAB_FAIL what           something broke (the host fails the bench)
 #   SAB_DONE
-# Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX on the command line.
+# Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX on the command line;
+# sa.peers=1 runs peers.sh instead (the MAP kernel's boot).
 set -u
-OUT=/dev/ttyS1
-KO=/lib/slab_account
-P=/proc/sa_bench
-SA=/proc/slab_account
-T=/sys/kernel/tracing
-NCPU=$(grep -c '^processor' /proc/cpuinfo)
-NPAIR=10000 NBATCH=1000 NMIX=100
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	sa.bench=*)
-		set -- $(echo "${arg#sa.bench=}" | tr , ' ')
-		NPAIR=$1 NBATCH=$2 NMIX=$3
-		;;
-	esac
-done
-SIZES="8 16 32 64 128 256 512 1024 2048 4096 8192 16384"
-cfg=setup
-
-say() { echo "$*" > $OUT; }
-broke() { say "SAB_FAIL $cfg: $*"; echo "SAB_FAIL $cfg: $*"; }
-
-run() {
-	if echo "$*" > $P; then
-		say "R $cfg $(cat $P)"
-	else
-		broke "sa_bench '$*': $(cat $P)"
-	fi
-}
-
-mix() {
-	if r=$(sabench mix "$NMIX"); then
-		say "R $cfg $r"
-	else
-		broke "sabench mix"
-	fi
-}
+# shellcheck source=bench/guest/common.sh
+. /bench/common.sh
+[ "$PEERS" = 0 ] || exec sh /bench/peers.sh
 
 workload() {
 	for s in $SIZES; do
@@ -65,28 +33,12 @@ workload() {
 	# once each at its own, in turn, five times (the report takes the
 	# fastest of each: without icount, what else the host runs only ever
 	# adds to a run).
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		run par 64 "$NPAIR" 1
 		[ "$NCPU" -gt 1 ] && run par 64 "$NPAIR" "$NCPU"
 		[ "$NCPU" -gt 1 ] && run opar "$NPAIR" "$NCPU"
 	done
 	mix
-}
-
-meminfo() {	# the module-relevant /proc/meminfo fields, in kB
-	awk '/^(MemFree|Slab|VmallocUsed|Percpu):/ { printf " %s %s", $1, $2 }' \
-		/proc/meminfo
-}
-
-header() {	# header KEY: a summary value of /proc/slab_account
-	sed -n "s/^$1: //p" $SA
-}
-
-ftrace() {	# ftrace 0|1: record the kmem events, or stop
-	for e in kmalloc kmem_cache_alloc kfree kmem_cache_free; do
-		echo "$1" > $T/events/kmem/$e/enable || broke "ftrace event $e"
-	done
-	echo "$1" > $T/tracing_on
 }
 
 say "M cpus $NCPU"

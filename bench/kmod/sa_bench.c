@@ -33,8 +33,13 @@
  *                        -> realloc 40 60 400 N NS_INPLACE NS_MOVED
  *                      (an in-place resize that moves, or a move that
  *                      stays, is error -EPROTO: not what is timed)
+ *   pages N            N x __free_pages(alloc_pages(GFP_KERNEL, 0)): the page
+ *                      allocator's order-0 pair (the kmem tracepoints'
+ *                      mm_page_alloc and mm_page_free, not kmalloc's)
+ *                        -> pages 0 N NS
  *   sites K            one kmalloc(32)+kfree from each of K distinct call
- *                      sites (sab_sites+0x...), K <= 10240
+ *                      sites (sab_sites+0x...), K <= 10240 (1024 with
+ *                      memory allocation profiling compiled in)
  *                        -> sites K NS
  *   hold N             keep N more kmalloc(64) objects live (N <= 65536
  *                      in all) -> hold N HELD
@@ -48,6 +53,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
+#include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -65,7 +71,19 @@
 #define SAB_MAX_BATCH	65536
 #define SAB_MAX_SIZE	16384
 #define SAB_CACHE_SIZE	200
+/*
+ * With memory allocation profiling compiled in, every kmalloc call site
+ * has an allocation tag whose counters are 16 bytes of the module's static
+ * per-CPU data, which may not exceed 32 KiB (PCPU_MIN_UNIT_SIZE): 10240
+ * sites would make the module unloadable (sa_bench: Could not allocate
+ * 164272 bytes percpu data).  The read rows that need more sites are the
+ * 6.1 boot's.
+ */
+#ifdef CONFIG_MEM_ALLOC_PROFILING
+#define SAB_MAX_SITES	1024
+#else
 #define SAB_MAX_SITES	10240
+#endif
 #define SAB_BULK	16
 #define SAB_RE_FROM	40
 #define SAB_RE_GROW	60
@@ -227,6 +245,23 @@ static noinline int sab_cbatch(unsigned long n, u64 *ns_alloc, u64 *ns_free)
 	*ns_free = ktime_get_ns() - t1;
 	*ns_alloc = t1 - t0;
 	return got == n ? 0 : -ENOMEM;
+}
+
+static noinline int sab_pages(unsigned long n, u64 *ns)
+{
+	struct page *page;
+	unsigned long i;
+	u64 t0;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		page = alloc_pages(GFP_KERNEL, 0);
+		if (!page)
+			return -ENOMEM;
+		__free_pages(page, 0);
+	}
+	*ns = ktime_get_ns() - t0;
+	return 0;
 }
 
 /* ---- the paths the kmem tracepoints do not report ------------------------ */
@@ -424,10 +459,12 @@ static noinline void sab_sites(unsigned int n)
 {
 	unsigned int k = 0;
 
+	SAB_SITE1024;
+#ifndef CONFIG_MEM_ALLOC_PROFILING
 	SAB_SITE4096;
 	SAB_SITE4096;
 	SAB_SITE1024;
-	SAB_SITE1024;
+#endif
 }
 
 /* ---- objects kept live ---------------------------------------------------- */
@@ -485,6 +522,9 @@ static int sab_run(const char *cmd)
 		ret = sab_cbatch(n, &a, &b);
 		snprintf(r, rl, "cbatch %u %lu %llu %llu\n", SAB_CACHE_SIZE,
 			 n, a, b);
+	} else if (sscanf(cmd, "pages %lu", &n) == 1) {
+		ret = sab_pages(n, &a);
+		snprintf(r, rl, "pages 0 %lu %llu\n", n, a);
 	} else if (sscanf(cmd, "bulk %lu", &n) == 1) {
 		if (n > SAB_MAX_BATCH)
 			return -EINVAL;
