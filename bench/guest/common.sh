@@ -64,3 +64,17 @@ ftrace() {	# ftrace 0|1: record the kmem events, or stop
 	echo "$1" > $T/tracing_on
 }
 
+# The last configuration of both scripts: ftrace recording the kmem
+# events over the workload; then sa_bench goes and the host is told.
+ftrace_last() {
+	cfg=ftrace
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	ftrace 1
+	workload
+	ftrace 0
+	say "M ftrace_entries_cpu0 $(sed -n 's/^entries: //p' $T/per_cpu/cpu0/stats)"
+	rmmod sa_bench || broke "rmmod sa_bench"
+	say "SAB_DONE"
+	echo "SAB_DONE"
+}

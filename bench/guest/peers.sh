@@ -166,14 +166,4 @@ if [ -x $BPF ]; then
 	rmmod slab_account || broke "rmmod slab_account (5)"
 fi
 
-cfg=ftrace
-echo 0 > $T/tracing_on
-echo > $T/trace
-ftrace 1
-workload
-ftrace 0
-say "M ftrace_entries_cpu0 $(sed -n 's/^entries: //p' $T/per_cpu/cpu0/stats)"
-
-rmmod sa_bench || broke "rmmod sa_bench"
-say "SAB_DONE"
-echo "SAB_DONE"
+ftrace_last

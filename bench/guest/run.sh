@@ -122,14 +122,4 @@ say "M hooked_off $(sed -n 's/^hooked \(.*\): \(.*\)/\1=\2/p' $SA | tr '\n' ' ')
 workload
 rmmod slab_account || broke "rmmod slab_account (4)"
 
-cfg=ftrace
-echo 0 > $T/tracing_on
-echo > $T/trace
-ftrace 1
-workload
-ftrace 0
-say "M ftrace_entries_cpu0 $(sed -n 's/^entries: //p' $T/per_cpu/cpu0/stats)"
-
-rmmod sa_bench || broke "rmmod sa_bench"
-say "SAB_DONE"
-echo "SAB_DONE"
+ftrace_last
