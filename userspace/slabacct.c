@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slabacct - read /proc/slab_account: sort, filter, diff and export the
- * per call site slab accounting of the slab_account module.
+ * per call site slab accounting of the slab_account module, or the same
+ * account built from a kmem trace (--from-trace, sa_trace.c).
  */
 #define _DEFAULT_SOURCE
 
 #include "sa_detail.h"
 #include "sa_parse.h"
+#include "sa_trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +78,9 @@ struct opts {
 	int once;		/* --once */
 	const char *detail;	/* --detail FILE */
 	uint64_t min_age;	/* --leaks-min-age */
+	const char *from_trace;	/* --from-trace FILE */
+	const char *kallsyms;	/* --kallsyms FILE */
+	struct sa_kallsyms *ks;	/* its symbols, loaded in main() */
 };
 
 static const struct {
@@ -1334,6 +1339,7 @@ static const struct {
 	{ "number of callers", 0, 0 }, { "failed allocs", 0, 1 },
 	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
 	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
+	{ "lost events", 0, 1 }, { "unmatched pointers", 0, 1 },
 };
 #define KEY_WIDTH 25	/* "current bytes allocated: " */
 
@@ -1355,6 +1361,12 @@ static void print_warnings(const struct sa_file *f)
 	if (sites)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, summary_num(f, "call site capacity"));
+	if (summary_num(f, "lost event reports"))
+		printf("warning: the trace lost %" PRIu64 " events (%" PRIu64 " 'LOST' lines): this account is incomplete\n",
+		       summary_num(f, "lost events"), summary_num(f, "lost event reports"));
+	if (summary_num(f, "unmatched pointers"))
+		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
+		       summary_num(f, "unmatched pointers"));
 }
 
 static void print_key(const char *key)
@@ -1707,12 +1719,51 @@ static void check_sums(const struct sa_file *f)
 	}
 }
 
+/* What a trace's account cannot hold, said on stderr. */
+static void trace_warnings(const struct sa_file *f)
+{
+	uint64_t lost = summary_num(f, "lost events");
+	uint64_t reports = summary_num(f, "lost event reports");
+	uint64_t ptrval = summary_num(f, "unmatched pointers");
+	char *tmp;
+
+	if (reports)
+		fprintf(stderr, "slabacct: warning: %s: the trace lost %" PRIu64 " events (%" PRIu64 " 'CPU:N [LOST' lines): the account is incomplete\n",
+			text_safe(f->name, &tmp), lost, reports);
+	else
+		tmp = NULL;
+	free(tmp);
+	if (ptrval)
+		fprintf(stderr, "slabacct: warning: %s: %" PRIu64 " events give their pointer as (____ptrval____) (traced before the pointer hash was ready): not accounted\n",
+			text_safe(f->name, &tmp), ptrval);
+	else
+		tmp = NULL;
+	free(tmp);
+}
+
+/*
+ * Load @path: a trace with --from-trace; with --diff a slab_account file
+ * or a trace, told by its first line; else a slab_account file.
+ */
 static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
+	struct sa_trace_opts to = { o->ks, 1 };
+	int is_trace = 0, r;
 	char *err = NULL;
 
-	if (sa_load_max(f, path, o->max_input, &err) == 0) {
-		check_sums(f);
+	if (o->from_trace) {
+		is_trace = 1;
+		r = sa_trace_load(f, path, &to, &err);
+	} else if (o->diff) {
+		r = sa_load_any(f, path, o->max_input, &to, &is_trace, &err);
+	} else {
+		r = sa_load_max(f, path, o->max_input, &err);
+	}
+	if (r == 0) {
+		if (is_trace)
+			trace_warnings(f);
+		else
+			check_sums(f);
 		return 0;
 	}
 	fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
@@ -2883,6 +2934,7 @@ static void usage(FILE *fp)
 	      "       slabacct --diff [OPTIONS] OLD NEW\n"
 	      "       slabacct --leaks [OPTIONS] [OLD NEW | --once [FILE]]\n"
 	      "       slabacct --advise [OPTIONS] [FILE]\n"
+	      "       slabacct --from-trace TRACE [OPTIONS]\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
@@ -2928,6 +2980,14 @@ static void usage(FILE *fp)
 	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
 	      "                       gone) and the summary changes\n"
 	      "  -a, --all            with --diff: also the call sites that did not change\n"
+	      "                       (OLD and NEW may be kmem traces: told by content)\n"
+	      "Offline traces:\n"
+	      "      --from-trace TRACE\n"
+	      "                       the account of a kmem trace instead of FILE: ftrace's\n"
+	      "                       trace or trace_pipe text, or trace-cmd report output\n"
+	      "                       ('-': standard input), read in one pass\n"
+	      "      --kallsyms FILE  name a trace's raw call site addresses with a copy\n"
+	      "                       of the board's /proc/kallsyms (read as root)\n"
 	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
 	      "      --leaks          call sites holding old objects, and growing: reads the\n"
 	      "                       detail file twice --interval apart (default 10 s), or\n"
@@ -3040,7 +3100,8 @@ enum {
 	OPT_KMALLOC = 256, OPT_CACHE, OPT_CSV, OPT_JSON, OPT_COUNT,
 	OPT_SUMMARY_ONLY, OPT_NO_SUMMARY, OPT_ONCE, OPT_BATCH, OPT_DELTA,
 	OPT_MIN, OPT_MAX_INPUT, OPT_METRICS, OPT_FOLDED, OPT_SVG,
-	OPT_LEAKS, OPT_ADVISE, OPT_DETAIL, OPT_MIN_AGE,
+	OPT_LEAKS, OPT_ADVISE, OPT_DETAIL, OPT_MIN_AGE, OPT_FROM_TRACE,
+	OPT_KALLSYMS,
 };
 
 /* --by KEY */
@@ -3088,6 +3149,8 @@ static const struct option long_opts[] = {
 	{ "advise", no_argument, NULL, OPT_ADVISE },
 	{ "detail", required_argument, NULL, OPT_DETAIL },
 	{ "leaks-min-age", required_argument, NULL, OPT_MIN_AGE },
+	{ "from-trace", required_argument, NULL, OPT_FROM_TRACE },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -3219,6 +3282,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		case OPT_BATCH:
 			o->batch = 1;
 			break;
+		case OPT_FROM_TRACE:
+			o->from_trace = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
 		case OPT_DELTA:
 			o->delta = 1;
 			break;
@@ -3318,6 +3387,18 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
+	if (o->from_trace) {
+		if (o->leaks || o->advise)
+			usage_error("--leaks and --advise read the detail file: not with --from-trace");
+		if (o->watch)
+			usage_error("--from-trace reads a trace once: not with --watch");
+		if (o->diff)
+			usage_error("--diff takes traces as OLD or NEW (told by content): not with --from-trace");
+		if (argc - optind)
+			usage_error("--from-trace names the input: no FILE besides it");
+	}
+	if (o->kallsyms && !o->from_trace && !o->diff)
+		usage_error("--kallsyms names the call sites of a trace: with --from-trace or --diff");
 	if (o->leaks || o->advise) {
 		parse_leaks_advise(o, argc - optind, argv + optind, sort_set,
 				   interval_set, once, min_age_set);
@@ -3386,6 +3467,15 @@ int main(int argc, char **argv)
 	int ret = 1;
 
 	parse_args(&o, argc, argv);
+	if (o.kallsyms) {
+		char *err = NULL;
+
+		if (sa_kallsyms_load(&o.ks, o.kallsyms, &err)) {
+			fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+			free(err);
+			return 1;
+		}
+	}
 	out_mode = umask(022);
 	umask(out_mode);
 	out_mode = 0666 & ~out_mode;
@@ -3404,12 +3494,14 @@ int main(int argc, char **argv)
 			}
 			sa_file_free(&old);
 		}
-	} else if (load(&o, &new, optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
+	} else if (load(&o, &new, o.from_trace ? o.from_trace :
+			optind < argc ? argv[optind] : SA_DEFAULT_PATH) == 0) {
 		if (out_begin(&o) == 0)
 			ret = out_end(&o, !report(&o, NULL, &new)) ? 1 : 0;
 		sa_file_free(&new);
 	}
 	free(o.cache_name);
+	sa_kallsyms_free(o.ks);
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",

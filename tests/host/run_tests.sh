@@ -710,6 +710,14 @@ if command -v python3 >/dev/null 2>&1; then
 	done
 fi
 
+# ---- offline traces: --from-trace (docs/reader.md, "Offline traces") ----
+
+T61=fixtures/trace_61.txt
+T510=fixtures/trace_510_pipe.txt
+expect trace-61 0 --from-trace $T61
+expect trace-61-csv 0 --from-trace $T61 --csv
+expect trace-510-pipe-csv 0 --from-trace $T510 --csv
+
 # ---- help, version, usage errors ----
 
 expect help 0 --help
