@@ -383,6 +383,8 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 	EXPECT_EQ(o.total, r_total);
 	EXPECT_EQ(o.req, r_req);
 	EXPECT_EQ(0, bad_rules);
+	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_FILE
+					" --json --summary-only"));
 
 	/* The module's view now, against the boot's. */
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);

@@ -368,6 +368,16 @@ static int csv_num(const char *s, unsigned long long *v)
 	return errno || end == s || *end ? -1 : 0;
 }
 
+/* A decimal number at @s, followed by anything but a digit. */
+static int csv_num_prefix(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || end == s ? -1 : 0;
+}
+
 long kt_csv_run(const char *cmd, struct kt_csv_row **rows, char *err,
 		size_t errlen)
 {
@@ -519,5 +529,80 @@ unsigned long kt_compare(const struct kt *o, const struct kt_csv_row *rows,
 			       o->sites[i].caller, o->sites[i].allocs);
 	}
 #undef KT_BAD
+	return bad;
+}
+
+/* "KEY": N in a JSON text; 0 found, -1 not. */
+static int json_num(const char *text, const char *key,
+		    unsigned long long *v)
+{
+	char pat[96];
+	const char *at;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	at = strstr(text, pat);
+	if (!at)
+		return -1;
+	return csv_num_prefix(at + strlen(pat), v);
+}
+
+long kt_summary_compare(const struct kt *o, const char *cmd)
+{
+	const struct {
+		const char *key;
+		unsigned long long want;
+	} k[] = {
+		{ "trace events", o->events },
+		{ "number of allocs", o->allocs },
+		{ "number of frees", o->frees },
+		{ "total bytes allocated", o->total },
+		{ "total bytes requested", o->req },
+		{ "failed allocs", o->failed },
+		{ "unknown frees", o->unknown },
+		{ "missed frees", o->missed },
+		{ "current objects", o->nobjs },
+		{ "number of callers", o->nsites },
+		{ "lost events", 0 },
+		{ "unmatched pointers", 0 },
+	};
+	char buf[4096], *text = NULL;
+	size_t len = 0, n;
+	long bad = 0;
+	FILE *p = popen(cmd, "r");
+
+	if (!p)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
+		char *t = realloc(text, len + n + 1);
+
+		if (!t) {
+			free(text);
+			pclose(p);
+			return -1;
+		}
+		text = t;
+		memcpy(text + len, buf, n);
+		len += n;
+		text[len] = '\0';
+	}
+	if (pclose(p) || !text) {
+		free(text);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		unsigned long long v;
+
+		if (json_num(text, k[i].key, &v)) {
+			printf("# kt: no \"%s\" in the reader's summary\n", k[i].key);
+			free(text);
+			return -1;
+		}
+		if (v != k[i].want) {
+			printf("# kt: summary \"%s\": %llu (reader) vs %llu (trace)\n",
+			       k[i].key, v, k[i].want);
+			bad++;
+		}
+	}
+	free(text);
 	return bad;
 }

@@ -86,6 +86,15 @@ long kt_csv_run(const char *cmd, struct kt_csv_row **rows, char *err,
 unsigned long kt_compare(const struct kt *o, const struct kt_csv_row *rows,
 			 size_t nrows);
 
+/*
+ * Compare the summary of `slabacct --from-trace FILE --json --summary-only`
+ * (@cmd) with @o: events, allocs, frees, bytes, failed allocs, unknown and
+ * missed frees, live objects; no lost event, no unmatched pointer.
+ * Prints the differences ("# kt: ..."); returns how many, or -1 if the
+ * command failed or a key is missing.
+ */
+long kt_summary_compare(const struct kt *o, const char *cmd);
+
 /* Seconds of a trace timestamp ("12.345678"). */
 double kt_ts(const char *ts);
 

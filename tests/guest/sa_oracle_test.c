@@ -379,6 +379,8 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	       nrows, o.nsites, mismatches);
 	EXPECT_EQ(0, mismatches);
 	EXPECT_EQ(o.nsites, (size_t)nrows);
+	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_COPY
+					" --json --summary-only"));
 	unlink(TRACE_COPY);
 
 	printf("# ftrace: %llu events (kmalloc %llu, kmalloc_node %llu, kmem_cache_alloc %llu, kmem_cache_alloc_node %llu, kfree %llu, kmem_cache_free %llu), pointers %s\n",
