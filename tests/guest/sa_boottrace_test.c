@@ -317,8 +317,14 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 
 	entries = stat_sum("entries: ");
 	overrun = stat_sum("overrun: ");
-	printf("# buffer: %llu entries, %llu overwritten (buffer_size_kb per CPU: %c...)\n",
-	       entries, overrun, tread1("buffer_size_kb"));
+	tpath(p, sizeof(p), "buffer_size_kb");
+	if (sa_read_file(p, &line, NULL))
+		line = NULL;
+	printf("# buffer: %llu entries, %llu overwritten; buffer_size_kb (per CPU): %.*s\n",
+	       entries, overrun, line ? (int)strcspn(line, "\n") : 1,
+	       line ? line : "?");
+	free(line);
+	line = NULL;
 	EXPECT_EQ(0, overrun)
 		TH_LOG("the buffer overflowed: the earliest events are lost (raise trace_buf_size=)");
 	ASSERT_LT(0, entries);
