@@ -255,11 +255,32 @@ int kt_line(struct kt *o, char *line)
 	}
 	if (!o->hashed && ptr == 16)
 		return 0;
+	/* The module never counts more requested than handed out. */
+	if (req > alloc)
+		req = alloc;
 	site = kt_site(o, cs);
 	if (!site)
 		return -1;
 	e = obj_find(o, ptr);
-	if (e) {				/* its free was not seen */
+	if (e && alloc > KT_LARGE_KMALLOC && e->alloc == alloc && e->req == req) {
+		/* From 6.10 a large kmalloc is reported twice, from inside
+		 * the allocator and then at its caller: the first report is
+		 * taken back (its site's peak stays), the second counts.
+		 */
+		struct kt_site *old = &o->sites[e->site];
+
+		old->allocs--;
+		old->total -= alloc;
+		old->req -= req;
+		old->live -= alloc;
+		old->live_req -= req;
+		old->objs--;
+		o->allocs--;
+		o->total -= alloc;
+		o->req -= req;
+		o->twice++;
+		obj_del(o, e);
+	} else if (e) {				/* its free was not seen */
 		site_free(&o->sites[e->site], e);
 		o->sites[e->site].missed++;
 		o->frees++;
@@ -458,6 +479,20 @@ fail:
 	return -1;
 }
 
+int kt_shown(const struct kt_site *s)
+{
+	return s->allocs || s->frees || s->objs;
+}
+
+size_t kt_nrows(const struct kt *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nsites; i++)
+		n += kt_shown(&o->sites[i]);
+	return n;
+}
+
 /* The type's kind: what a trace can tell (no event names the cache it
  * allocates from; a reader may learn it from the frees).
  */
@@ -518,8 +553,11 @@ unsigned long kt_compare(const struct kt *o, const struct kt_csv_row *rows,
 			       type, r->type);
 	}
 	/* Callers are unique either side: all matched, none missing. */
-	for (size_t i = 0; matched != o->nsites && i < o->nsites; i++) {
+	for (size_t i = 0; matched != kt_nrows(o) && i < o->nsites; i++) {
 		size_t j;
+
+		if (!kt_shown(&o->sites[i]))
+			continue;
 
 		for (j = 0; j < nrows; j++)
 			if (!strcmp(rows[j].caller, o->sites[i].caller))
@@ -561,7 +599,8 @@ long kt_summary_compare(const struct kt *o, const char *cmd)
 		{ "unknown frees", o->unknown },
 		{ "missed frees", o->missed },
 		{ "current objects", o->nobjs },
-		{ "number of callers", o->nsites },
+		{ "number of callers", kt_nrows(o) },
+		{ "reported twice", o->twice },
 		{ "lost events", 0 },
 		{ "unmatched pointers", 0 },
 	};

@@ -12,6 +12,8 @@
 #include <stddef.h>
 
 #define KT_NR_EVENTS	6
+/* KMALLOC_MAX_CACHE_SIZE with 4 KiB pages: larger kmallocs are pages. */
+#define KT_LARGE_KMALLOC	8192
 
 extern const char * const kt_events[KT_NR_EVENTS];
 
@@ -39,6 +41,7 @@ struct kt {
 	size_t obj_cap, nobjs;
 	unsigned long long allocs, frees, total, req;
 	unsigned long long failed, unknown, missed, events, lost_lines;
+	unsigned long long twice;	/* large kmallocs reported twice */
 	unsigned long long nevents[KT_NR_EVENTS];
 	/* Timestamps of the first and last event, as the trace writes them. */
 	char first_ts[32], last_ts[32];
@@ -57,6 +60,10 @@ const struct kt_site *kt_find(const struct kt *o, const char *caller);
  * ignored: comments, blank lines), or -1 on a line not understood.
  */
 int kt_line(struct kt *o, char *line);
+/* Does the site have a row (allocations, frees or live objects)? */
+int kt_shown(const struct kt_site *s);
+/* The number of sites with a row. */
+size_t kt_nrows(const struct kt *o);
 /* The module's type column for a site: kmalloc, cache:NAME, cache, ... */
 void kt_type(const struct kt_site *s, char *buf, size_t len);
 

@@ -376,9 +376,9 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	ASSERT_LE(0, nrows) TH_LOG("%s", err);
 	mismatches = kt_compare(&o, rows, nrows);
 	printf("# slabacct --from-trace: %ld sites (the trace's own account: %zu), %lu figures differ\n",
-	       nrows, o.nsites, mismatches);
+	       nrows, kt_nrows(&o), mismatches);
 	EXPECT_EQ(0, mismatches);
-	EXPECT_EQ(o.nsites, (size_t)nrows);
+	EXPECT_EQ(kt_nrows(&o), (size_t)nrows);
 	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_COPY
 					" --json --summary-only"));
 	unlink(TRACE_COPY);
