@@ -261,6 +261,9 @@ lint() {
 # buffer) and, from 5.12, real pointers in the text.  /init stops it,
 # sa_boottrace_test reads, imports and checks it and frees the buffer.
 SA_BOOT_TRACE_BUF=${SA_BOOT_TRACE_BUF:-16M}
+# The trace clock from boot ("": the kernel's choice, which resets the
+# buffer at late_initcall where sched_clock is unstable).
+SA_BOOT_TRACE_CLOCK=${SA_BOOT_TRACE_CLOCK-global}
 boot_trace_args() {
 	local events=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:kfree,kmem:kmem_cache_free
 	local f kmem_h="" major minor
@@ -280,8 +283,8 @@ boot_trace_args() {
 	elif [ $((major * 100 + minor)) -lt 601 ]; then
 		events+=,kmem:kmalloc_node,kmem:kmem_cache_alloc_node
 	fi
-	printf 'trace_event=%s trace_buf_size=%s trace_clock=global' \
-		"$events" "$SA_BOOT_TRACE_BUF"
+	printf 'trace_event=%s trace_buf_size=%s' "$events" "$SA_BOOT_TRACE_BUF"
+	[ -z "$SA_BOOT_TRACE_CLOCK" ] || printf ' trace_clock=%s' "$SA_BOOT_TRACE_CLOCK"
 	[ $((major * 100 + minor)) -lt 512 ] || printf ' no_hash_pointers'
 }
 
