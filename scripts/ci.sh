@@ -125,6 +125,22 @@ kbuild() {	# kbuild SRC_DIR OUT_DIR LOG [extra make args]
 	fi
 }
 
+# trace-cmd (Debian's package, a dynamic binary) with its libraries and
+# loader in the test rootfs, where the row's architecture is this
+# machine's: sa_boottrace_test then also checks the import of its report.
+guest_trace_cmd() {
+	local tc lib
+	tc=$(command -v trace-cmd) || { log "no trace-cmd here: not in the guest"; return 0; }
+	[ "$ARCH" = "$(dpkg --print-architecture)" ] || return 0
+	mkdir -p "$out/rootfs/usr/bin"
+	cp -L "$tc" "$out/rootfs/usr/bin/trace-cmd"
+	for lib in $(ldd "$tc" | grep -o '/[^ ]*'); do
+		mkdir -p "$out/rootfs$(dirname "$lib")"
+		cp -L "$lib" "$out/rootfs$lib"
+	done
+	log "trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null) in the guest"
+}
+
 # Build the modules, the reader and (test mode) the selftests of the
 # loaded row and pack the initramfs in $out.
 build_row() {	# build_row test|demo
@@ -172,6 +188,7 @@ build_row() {	# build_row test|demo
 		make -s -C "$out/tests" install KSFT="$KSFT" \
 			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest" \
 			TESTS_EXCLUDE="${kc:+-}sa_layout_test"
+		guest_trace_cmd
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi

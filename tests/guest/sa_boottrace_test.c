@@ -13,7 +13,9 @@
  * and last event's time and the kernel's "Run /init" time.  Then it
  * diffs the import with a snapshot of /proc/slab_account
  * (`slabacct --diff --all --csv TRACE SNAPSHOT`): each call site of either
- * view once, with the right status and deltas.  At the end the events
+ * view once, with the right status and deltas.  Where the guest has
+ * trace-cmd, the buffer is also extracted with it and the import of
+ * `trace-cmd report` must give the same summary.  At the end the events
  * are off, the buffer is cleared and shrunk (buffer_size_kb), and tracing
  * is on again, as on a kernel booted without the recipe.
  *
@@ -36,6 +38,9 @@
 #define TRACE_FILE	"/tmp/sa_boot_trace.txt"
 #define SNAP_FILE	"/tmp/sa_boot_snapshot.txt"
 #define SLABACCT	"/usr/bin/slabacct"
+#define TRACE_CMD	"/usr/bin/trace-cmd"
+#define TRACE_DAT	"/tmp/sa_boot_trace.dat"
+#define TRACE_REPORT	"/tmp/sa_boot_trace.report"
 /* What the buffer is shrunk to at the end, per CPU. */
 #define SMALL_KB	"4"
 
@@ -391,6 +396,32 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 	EXPECT_EQ(0, bad_rules);
 	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_FILE
 					" --json --summary-only"));
+
+	/*
+	 * trace-cmd where the guest has it (amd64 rows): the same buffer
+	 * extracted to a trace.dat (this consumes it: after the text was
+	 * read), `trace-cmd report` of it imported: the same summary.  Its
+	 * call sites are written without /0xlen and [module], so the sites
+	 * are compared by number only.
+	 */
+	if (!access(TRACE_CMD, X_OK)) {
+		long bad;
+
+		ASSERT_EQ(0, system(TRACE_CMD " extract -o " TRACE_DAT
+				    " > /dev/null 2>&1"));
+		ASSERT_EQ(0, system(TRACE_CMD " report -i " TRACE_DAT " > "
+				    TRACE_REPORT " 2> /dev/null"));
+		bad = kt_summary_compare(&o, SLABACCT " --from-trace "
+					 TRACE_REPORT " --json --summary-only");
+		printf("# trace-cmd extract and report: the import's summary %s the text's account\n",
+		       bad ? "differs from" : "equals");
+		EXPECT_EQ(0, bad);
+		unlink(TRACE_DAT);
+		unlink(TRACE_REPORT);
+	} else {
+		printf("# no %s in this guest: trace-cmd's report not checked\n",
+		       TRACE_CMD);
+	}
 
 	/* The module's view now, against the boot's. */
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
