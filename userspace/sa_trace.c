@@ -111,8 +111,9 @@ struct ksym {
 };
 
 struct sa_kallsyms {
-	struct ksym *v;
+	struct ksym *v;		/* by address */
 	size_t n;
+	size_t *by_name;	/* indexes into v, by name */
 };
 
 static int ksym_cmp(const void *pa, const void *pb)
@@ -133,7 +134,18 @@ void sa_kallsyms_free(struct sa_kallsyms *ks)
 		free(ks->v[i].mod);
 	}
 	free(ks->v);
+	free(ks->by_name);
 	free(ks);
+}
+
+static const struct sa_kallsyms *name_sort_ks;	/* qsort() has no context */
+
+static int by_name_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(name_sort_ks->v[a].name, name_sort_ks->v[b].name);
+
+	return c ? c : (a > b) - (a < b);
 }
 
 int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
@@ -210,6 +222,13 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		goto fail;
 	}
 	qsort(ks->v, ks->n, sizeof(*ks->v), ksym_cmp);
+	ks->by_name = malloc(ks->n * sizeof(*ks->by_name));
+	if (!ks->by_name)
+		goto oom;
+	for (cap = 0; cap < ks->n; cap++)
+		ks->by_name[cap] = cap;
+	name_sort_ks = ks;
+	qsort(ks->by_name, ks->n, sizeof(*ks->by_name), by_name_cmp);
 	free(line);
 	if (fp != stdin)
 		fclose(fp);
@@ -225,10 +244,72 @@ fail:
 	return -1;
 }
 
+/* Symbol @i at @addr inside it, as %pS writes it; 0, or -1 if its end is not known. */
+static int ks_format(const struct sa_kallsyms *ks, size_t i, uint64_t addr,
+		     char *buf, size_t n)
+{
+	size_t j;
+
+	/* Its size: up to the next symbol at a higher address. */
+	for (j = i + 1; j < ks->n && ks->v[j].addr == ks->v[i].addr; j++)
+		;
+	if (j == ks->n || addr >= ks->v[j].addr)
+		return -1;	/* the last symbol: its end is not known */
+	snprintf(buf, n, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s", ks->v[i].name,
+		 addr - ks->v[i].addr, ks->v[j].addr - ks->v[i].addr,
+		 ks->v[i].mod ? " [" : "", ks->v[i].mod ? ks->v[i].mod : "",
+		 ks->v[i].mod ? "]" : "");
+	return 0;
+}
+
+/*
+ * "symbol+0xoff" (trace-cmd report's call sites) completed to %pS's
+ * "symbol+0xoff/0xlen [module]"; -1 when @s is not that or the symbol is
+ * not in the copy or not unique.
+ */
+static int sa_kallsyms_complete(const struct sa_kallsyms *ks, const char *s,
+				size_t len, char *buf, size_t n)
+{
+	const char *plus = memchr(s, '+', len);
+	size_t nlen, lo = 0, hi = ks->n, i;
+	uint64_t off;
+
+	if (!plus || memchr(s, '/', len) || memchr(s, ' ', len) ||
+	    parse_hex(plus + 1, (size_t)(s + len - plus - 1), &off) ||
+	    plus[1] != '0')
+		return -1;
+	nlen = (size_t)(plus - s);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *m = ks->v[ks->by_name[mid]].name;
+		int c = strncmp(m, s, nlen);
+
+		if (!c && m[nlen])
+			c = 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ks->n)
+		return -1;
+	i = ks->by_name[lo];
+	if (strncmp(ks->v[i].name, s, nlen) || ks->v[i].name[nlen])
+		return -1;
+	if (lo + 1 < ks->n) {
+		size_t k = ks->by_name[lo + 1];
+
+		if (!strcmp(ks->v[k].name, ks->v[i].name) &&
+		    ks->v[k].addr != ks->v[i].addr)
+			return -1;	/* two functions of that name */
+	}
+	return ks_format(ks, i, ks->v[i].addr + off, buf, n);
+}
+
 int sa_kallsyms_name(const struct sa_kallsyms *ks, uint64_t addr, char *buf,
 		     size_t n)
 {
-	size_t lo = 0, hi = ks->n, i, j;
+	size_t lo = 0, hi = ks->n;
 
 	/* The last symbol at or below @addr. */
 	while (lo < hi) {
@@ -241,17 +322,7 @@ int sa_kallsyms_name(const struct sa_kallsyms *ks, uint64_t addr, char *buf,
 	}
 	if (!lo || !ks->v[lo - 1].addr)
 		return -1;
-	i = lo - 1;
-	/* Its size: up to the next symbol at a higher address. */
-	for (j = i + 1; j < ks->n && ks->v[j].addr == ks->v[i].addr; j++)
-		;
-	if (j == ks->n)
-		return -1;	/* the last symbol: its end is not known */
-	snprintf(buf, n, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s", ks->v[i].name,
-		 addr - ks->v[i].addr, ks->v[j].addr - ks->v[i].addr,
-		 ks->v[i].mod ? " [" : "", ks->v[i].mod ? ks->v[i].mod : "",
-		 ks->v[i].mod ? "]" : "");
-	return 0;
+	return ks_format(ks, lo - 1, addr, buf, n);
 }
 
 /* ---- the account ---- */
@@ -261,6 +332,8 @@ enum { T_KMALLOC = 1, T_CACHE = 2, T_MULTI = 4 };
 struct tsite {
 	char *caller;
 	uint64_t v[SA_NFIELDS];
+	uint64_t sizes[SA_NSIZES];	/* requests by size, as the detail file's */
+	uint64_t req_min, req_max;	/* req_min > req_max: none */
 	unsigned int type;
 	char name[NAME_LEN];	/* the cache's name as the module shows it; "" none */
 };
@@ -354,6 +427,7 @@ static struct tsite *site_get(struct tr *t, const char *caller, size_t len)
 	}
 	s = &t->sites[t->nsites];
 	memset(s, 0, sizeof(*s));
+	s->req_min = UINT64_MAX;
 	s->caller = malloc(len + 1);
 	if (!s->caller)
 		return NULL;
@@ -464,8 +538,22 @@ static void site_free(struct tsite *s, const struct tobj *e)
 	s->v[SA_OBJS]--;
 }
 
+/* The module's size bucket of a request (sa_size_bucket(), 32-bit arithmetic). */
+static unsigned int size_bucket(uint32_t req)
+{
+	uint32_t x = (req - 1) >> 3;
+	unsigned int fls = 0;
+
+	while (x) {
+		fls++;
+		x >>= 1;
+	}
+	return fls < SA_NSIZES - 1 ? fls : SA_NSIZES - 1;
+}
+
 static void site_uncount(struct tsite *s, const struct tobj *e)
 {
+	s->sizes[size_bucket(e->req)]--;
 	s->v[SA_ALLOCS]--;
 	s->v[SA_TOTAL] -= e->alloc;
 	s->v[SA_REQ] -= e->req;
@@ -481,6 +569,11 @@ static int site_count(struct tr *t, struct tsite *s, uint64_t alloc, uint64_t re
 	    add64(&s->v[SA_ALLOCS], 1))
 		return tfail(t, "a counter of %s would pass 2^64 - 1", s->caller);
 	s->v[SA_OBJS]++;
+	s->sizes[size_bucket((uint32_t)req)]++;
+	if (req < s->req_min)
+		s->req_min = req;
+	if (req > s->req_max)
+		s->req_max = req;
 	if (s->v[SA_LIVE] > s->v[SA_PEAK])
 		s->v[SA_PEAK] = s->v[SA_LIVE];
 	return 0;
@@ -580,19 +673,29 @@ static int is_hex_site(const char *s, size_t n)
 	return n >= 8 && parse_hex(s, n, &v) == 0;
 }
 
+/*
+ * "CPU:N [LOST M EVENTS]" or "CPU:N [LOST EVENTS]" (tracefs), "CPU:N [M
+ * EVENTS DROPPED]" or "CPU:N [EVENTS DROPPED]" (trace-cmd report).
+ */
 static int lost_line(struct tr *t, const char *line)
 {
-	const char *p = strstr(line, "[LOST ");
-	uint64_t n;
+	const char *p = strchr(line, '[');
+	uint64_t n = 0;
 	size_t d;
 
-	if (!p)
+	if (!p || !strchr(p, ']'))
 		return 0;
-	p += 6;
+	p++;
+	if (!strncmp(p, "LOST ", 5))
+		p += 5;
+	else if (!strstr(p, "EVENTS DROPPED]"))
+		return 0;
 	d = strspn(p, "0123456789");
+	if (strncmp(p + d, d ? " EVENTS" : "EVENTS", d ? 7 : 6))
+		return 0;
 	t->c[C_LOST_REPORTS]++;
-	if (d && !sa_parse_u64(p, d, &n) && !strncmp(p + d, " EVENTS]", 8))
-		add64(&t->c[C_LOST], n);	/* saturates in practice never */
+	if (d && !sa_parse_u64(p, d, &n) && add64(&t->c[C_LOST], n))
+		t->c[C_LOST] = UINT64_MAX;
 	return 1;
 }
 
@@ -678,9 +781,36 @@ static const char *cache_name(const char *from, size_t *len)
 	return p;
 }
 
+/*
+ * The ':' that ends the event's name before the field at @field: "EVENT:
+ * call_site=" (tracefs), "EVENT:   call_site=" (trace-cmd) or "EVENT:
+ * (func+0xoff) call_site=" (trace-cmd's kmem plugin); NULL if none.
+ */
+static char *event_colon(char *line, char *field)
+{
+	char *q = field;
+
+	if (q == line || (q[-1] != ' ' && q[-1] != '\t'))
+		return NULL;
+	while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	if (q > line && q[-1] == ')') {
+		char *open = q - 1;
+
+		while (open > line && *open != '(')
+			open--;
+		if (*open != '(' || open == line || open[-1] != ' ')
+			return NULL;
+		q = open;
+		while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+	}
+	return q > line && q[-1] == ':' ? q - 1 : NULL;
+}
+
 static int trace_line(struct tr *t, char *line, size_t n)
 {
-	char *cs = NULL, *p, *name_end, *name, *pp, *csend;
+	char *cs = NULL, *p, *name_end = NULL, *name, *pp, *csend;
 	const char *v, *cname;
 	size_t i, vlen, cnlen = 0;
 	uint64_t ptr, req = 0, alloc = 0, ts = 0;
@@ -705,12 +835,11 @@ static int trace_line(struct tr *t, char *line, size_t n)
 		return 0;
 
 	for (p = strstr(line, "call_site="); p; p = strstr(p + 1, "call_site=")) {
-		char *q = p;
+		char *q = event_colon(line, p);
 
-		while (q > line && q[-1] == ' ')
-			q--;
-		if (q > line && q[-1] == ':' && q < p) {
+		if (q) {
 			cs = p;
+			name_end = q;
 			break;
 		}
 	}
@@ -724,10 +853,6 @@ static int trace_line(struct tr *t, char *line, size_t n)
 		return tfail(t, "not a trace line: expected 'TASK-PID [CPU] ... TIMESTAMP: EVENT: FIELDS', a '#' comment or 'CPU:N [LOST M EVENTS]'");
 	}
 	/* EVENT: the word before the ':' before call_site= */
-	name_end = cs;
-	while (name_end > line && name_end[-1] == ' ')
-		name_end--;
-	name_end--;		/* the ':' */
 	name = name_end;
 	while (name > line && name[-1] != ' ' && name[-1] != '\t')
 		name--;
@@ -772,7 +897,8 @@ static int trace_line(struct tr *t, char *line, size_t n)
 	v = pp + 5;
 	vlen = strcspn(v, " \t");
 	if (vlen && v[0] == '(') {
-		if (!strncmp(v, "(null)", vlen)) {
+		if ((vlen == 6 && !strncmp(v, "(null)", 6)) ||
+		    (vlen == 5 && !strncmp(v, "(nil)", 5))) {
 			ptr = 0;
 		} else {
 			t->c[C_PTRVAL]++;	/* (____ptrval____): cannot be matched */
@@ -782,17 +908,20 @@ static int trace_line(struct tr *t, char *line, size_t n)
 		return tfail(t, "ptr '%.*s' is not a pointer", (int)(vlen > 40 ? 40 : vlen), v);
 	}
 	cname = cache_name(v + vlen, &cnlen);
-	if (t->o && t->o->ks && is_hex_site(cs, (size_t)(csend - cs))) {
+	if (ev == EV_KFREE || ev == EV_CACHE_FREE)
+		return do_free(t, ev, ptr, cname, cnlen);
+	if (t->o && t->o->ks) {
+		const struct sa_kallsyms *ks = t->o->ks;
+		size_t cn = (size_t)(csend - cs);
 		uint64_t a;
 
-		parse_hex(cs, (size_t)(csend - cs), &a);
-		if (!sa_kallsyms_name(t->o->ks, a, resolved, sizeof(resolved))) {
+		if ((is_hex_site(cs, cn) && !parse_hex(cs, cn, &a) &&
+		     !sa_kallsyms_name(ks, a, resolved, sizeof(resolved))) ||
+		    !sa_kallsyms_complete(ks, cs, cn, resolved, sizeof(resolved))) {
 			cs = resolved;
 			csend = resolved + strlen(resolved);
 		}
 	}
-	if (ev == EV_KFREE || ev == EV_CACHE_FREE)
-		return do_free(t, ev, ptr, cname, cnlen);
 	if (field_u64(t, v + vlen, "bytes_req=", &req) ||
 	    field_u64(t, v + vlen, "bytes_alloc=", &alloc))
 		return -1;
@@ -897,10 +1026,81 @@ static int build_file(struct tr *t, struct sa_file *f)
 	    put_summary(f, &cap, "other events", t->c[C_OTHER]) ||
 	    put_summary(f, &cap, "lost events", t->c[C_LOST]) ||
 	    put_summary(f, &cap, "lost event reports", t->c[C_LOST_REPORTS]) ||
-	    put_summary(f, &cap, "unmatched pointers", t->c[C_PTRVAL]) ||
-	    put_summary(f, &cap, "trace seconds",
-			t->have_ts ? (t->last_ts - t->first_ts) / 1000000000ULL : 0))
+	    put_summary(f, &cap, "unmatched pointers", t->c[C_PTRVAL]))
 		return -1;
+	return 0;
+}
+
+static const uint64_t age_bounds[SA_NAGES - 1] = { 1, 10, 60, 600, 3600 };
+
+/* The detail file of the account in @f: ages at the trace's last timestamp. */
+static int build_detail(struct tr *t, const struct sa_file *f, struct sa_detail *d)
+{
+	size_t i, *row_of;
+
+	memset(d, 0, sizeof(*d));
+	if (!t->have_ts)
+		return tfail(t, "no timestamps in the trace: no ages to compute");
+	d->name = strdup(t->name);
+	d->major = SA_DETAIL_MAJOR;
+	d->now = (t->last_ts - t->first_ts) / 1000000000ULL;
+	d->page_size = 4096;
+	memcpy(d->age_bounds, age_bounds, sizeof(age_bounds));
+	for (i = 0; i < SA_NSIZES - 1; i++)
+		d->size_bounds[i] = 8ULL << i;
+	d->rows = calloc(f->nrows + 1, sizeof(*d->rows));
+	row_of = calloc(t->nsites + 1, sizeof(*row_of));	/* site -> row + 1 */
+	if (!d->name || !d->rows || !row_of) {
+		free(row_of);
+		return oom(t);
+	}
+	for (i = 0; i < f->nrows; i++) {
+		struct sa_drow *r = &d->rows[i];
+		const struct tsite *s = &t->sites[f->rows[i].line - 1];
+		size_t k;
+
+		row_of[f->rows[i].line - 1] = i + 1;
+		r->line = i + 1;
+		r->type_str = strdup(f->rows[i].type_str);
+		r->caller = strdup(f->rows[i].caller);
+		d->nrows++;
+		if (!r->type_str || !r->caller ||
+		    sa_type_parse(r->type_str, &r->type, &r->cache)) {
+			free(row_of);
+			return oom(t);
+		}
+		if (s->req_min <= s->req_max) {
+			r->v[SA_D_REQ_MIN] = s->req_min;
+			r->v[SA_D_REQ_MAX] = s->req_max;
+		}
+		for (k = 0; k < SA_NSIZES; k++)
+			r->v[SA_D_SIZE + k] = s->sizes[k];
+	}
+	for (i = 0; i < t->obj_cap; i++) {
+		const struct tobj *e = &t->objs[i];
+		uint64_t age, secs, bs;
+		uint64_t *v;
+		size_t k;
+
+		if (!e->ptr || !row_of[e->site])
+			continue;
+		v = d->rows[row_of[e->site] - 1].v;
+		age = t->last_ts > e->ts ? t->last_ts - e->ts : 0;
+		secs = age / 1000000000ULL;
+		for (k = 0; k < SA_NAGES - 1 && secs >= age_bounds[k]; k++)
+			;
+		v[SA_D_AGE + k]++;
+		v[SA_D_OBJS]++;
+		v[SA_D_BYTES] += e->alloc;
+		v[SA_D_REQ] += e->req;
+		if (secs > v[SA_D_OLDEST])
+			v[SA_D_OLDEST] = secs;
+		bs = (uint64_t)e->alloc * secs;
+		if (add64(&v[SA_D_BYTE_SECS], bs))
+			v[SA_D_BYTE_SECS] = UINT64_MAX;
+		d->objects_scanned++;
+	}
+	free(row_of);
 	return 0;
 }
 
@@ -964,6 +1164,11 @@ static int rd_line(struct rd *r, struct tr *t, char **line, size_t *n)
 		if (nl || (r->eof && r->end > r->start)) {
 			size_t len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
 
+			if (len > MAX_LINE) {
+				t->lineno++;
+				return tfail(t, "a line longer than %zu bytes: not a trace",
+					     MAX_LINE);
+			}
 			*line = r->buf + r->start;
 			*n = len;
 			(*line)[len] = '\0';	/* the newline, or the spare byte */
@@ -981,9 +1186,11 @@ static int rd_line(struct rd *r, struct tr *t, char **line, size_t *n)
 			size_t ncap = r->cap ? r->cap * 2 : CHUNK * 2;
 			char *b;
 
-			if (r->end >= MAX_LINE)
+			if (r->end > MAX_LINE) {
+				t->lineno++;
 				return tfail(t, "a line longer than %zu bytes: not a trace",
 					     MAX_LINE);
+			}
 			b = realloc(r->buf, ncap);
 			if (!b)
 				return oom(t);
@@ -1027,6 +1234,10 @@ static int run(struct tr *t, struct rd *r, struct sa_file *f)
 	ret = build_file(t, f);
 	if (ret == -1)
 		oom(t);
+	if (!ret && t->o && t->o->detail && build_detail(t, f, t->o->detail)) {
+		sa_detail_free(t->o->detail);
+		ret = -2;
+	}
 	if (ret)
 		sa_file_free(f);
 out:

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sa_detail.h"
 #include "sa_parse.h"
 
 /* A copy of /proc/kallsyms: text symbols by address. */
@@ -38,6 +39,13 @@ int sa_kallsyms_name(const struct sa_kallsyms *ks, uint64_t addr, char *buf,
 struct sa_trace_opts {
 	const struct sa_kallsyms *ks;	/* NULL: call sites as the trace gives them */
 	int progress;	/* show progress on stderr if it is a terminal and the input a large file */
+	/*
+	 * Not NULL: also the detail file's account of the trace, its rows
+	 * those of the file, ages taken at the trace's last timestamp
+	 * (free it with sa_detail_free()).  A trace without timestamps is
+	 * then an error.
+	 */
+	struct sa_detail *detail;
 };
 
 /*

@@ -780,6 +780,9 @@ static const struct {
 	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
 	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },
 	{ "reported twice", MP "reported_twice_total", "counter", "Allocations the kernel reported twice, counted once." },
+	{ "trace events", MP "trace_events_total", "counter", "kmem events read from the trace (--from-trace)." },
+	{ "lost events", MP "trace_lost_events_total", "counter", "Events the trace says it lost (the account is incomplete when not 0)." },
+	{ "unmatched pointers", MP "trace_unmatched_pointers_total", "counter", "Trace events whose pointer was printed as (____ptrval____): not accounted." },
 };
 
 /* Per call site: the row's columns. */
@@ -1362,7 +1365,7 @@ static void print_warnings(const struct sa_file *f)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, summary_num(f, "call site capacity"));
 	if (summary_num(f, "lost event reports"))
-		printf("warning: the trace lost %" PRIu64 " events (%" PRIu64 " 'LOST' lines): this account is incomplete\n",
+		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
 		       summary_num(f, "lost events"), summary_num(f, "lost event reports"));
 	if (summary_num(f, "unmatched pointers"))
 		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
@@ -1728,7 +1731,7 @@ static void trace_warnings(const struct sa_file *f)
 	char *tmp;
 
 	if (reports)
-		fprintf(stderr, "slabacct: warning: %s: the trace lost %" PRIu64 " events (%" PRIu64 " 'CPU:N [LOST' lines): the account is incomplete\n",
+		fprintf(stderr, "slabacct: warning: %s: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): the account is incomplete\n",
 			text_safe(f->name, &tmp), lost, reports);
 	else
 		tmp = NULL;
@@ -1747,7 +1750,7 @@ static void trace_warnings(const struct sa_file *f)
  */
 static int load(const struct opts *o, struct sa_file *f, const char *path)
 {
-	struct sa_trace_opts to = { o->ks, 1 };
+	struct sa_trace_opts to = { o->ks, 1, NULL };
 	int is_trace = 0, r;
 	char *err = NULL;
 
@@ -2349,6 +2352,28 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 	return 0;
 }
 
+/* --leaks --once --from-trace TRACE: the ages at the trace's end. */
+static int run_trace_leaks(const struct opts *o)
+{
+	struct sa_detail d;
+	struct sa_trace_opts to = { o->ks, 1, &d };
+	struct sa_file f;
+	char *err = NULL;
+	int ret = 1;
+
+	if (sa_trace_load(&f, o->from_trace, &to, &err)) {
+		fprintf(stderr, "slabacct: %s\n", err ? err : "out of memory");
+		free(err);
+		return 1;
+	}
+	trace_warnings(&f);
+	if (out_begin(o) == 0)
+		ret = out_end(o, !report_leaks(o, NULL, &d)) ? 1 : 0;
+	sa_detail_free(&d);
+	sa_file_free(&f);
+	return ret;
+}
+
 /* --leaks: OLD NEW, live (DETAIL twice, --interval apart), or --once [FILE]. */
 static int run_leaks(const struct opts *o, int nargs, char **args)
 {
@@ -2357,6 +2382,8 @@ static int run_leaks(const struct opts *o, int nargs, char **args)
 	const char *p1 = nargs == 2 ? args[1] : o->detail;
 	int ret = 1;
 
+	if (o->from_trace)
+		return run_trace_leaks(o);
 	if (load_detail(o, &old, p0))
 		return 1;
 	if (o->once) {
@@ -2985,7 +3012,8 @@ static void usage(FILE *fp)
 	      "      --from-trace TRACE\n"
 	      "                       the account of a kmem trace instead of FILE: ftrace's\n"
 	      "                       trace or trace_pipe text, or trace-cmd report output\n"
-	      "                       ('-': standard input), read in one pass\n"
+	      "                       ('-': standard input), read in one pass; with\n"
+	      "                       --leaks --once the ages of its live objects at its end\n"
 	      "      --kallsyms FILE  name a trace's raw call site addresses with a copy\n"
 	      "                       of the board's /proc/kallsyms (read as root)\n"
 	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
@@ -3388,8 +3416,12 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	if (o->only_kmalloc && o->only_cache)
 		usage_error("--kmalloc and --cache exclude each other");
 	if (o->from_trace) {
-		if (o->leaks || o->advise)
-			usage_error("--leaks and --advise read the detail file: not with --from-trace");
+		if (o->advise)
+			usage_error("--advise needs the running kernel's size classes: not with --from-trace");
+		if (o->leaks && !once)
+			usage_error("--leaks with --from-trace takes --once (the ages at the trace's end)");
+		if (o->detail)
+			usage_error("--from-trace is the input: not with --detail");
 		if (o->watch)
 			usage_error("--from-trace reads a trace once: not with --watch");
 		if (o->diff)

@@ -714,9 +714,128 @@ fi
 
 T61=fixtures/trace_61.txt
 T510=fixtures/trace_510_pipe.txt
+# one fixture per tracepoint era; every figure checked by hand (docs/reader.md)
 expect trace-61 0 --from-trace $T61
 expect trace-61-csv 0 --from-trace $T61 --csv
+expect trace-61-json 0 --from-trace $T61 --json
 expect trace-510-pipe-csv 0 --from-trace $T510 --csv
+expect trace-515-csv 0 --from-trace fixtures/trace_515.txt --csv
+expect trace-60-csv 0 --from-trace fixtures/trace_60.txt --csv
+expect trace-72 0 --from-trace fixtures/trace_72.txt
+expect trace-cmd-csv 0 --from-trace fixtures/trace_cmd_report.txt --csv
+expect trace-cmd-kallsyms-csv 0 --from-trace fixtures/trace_cmd_report.txt --kallsyms fixtures/kallsyms.txt --csv
+expect trace-ptrval 0 --from-trace fixtures/trace_ptrval.txt
+expect trace-columns-csv 0 --from-trace fixtures/trace_columns.txt --csv
+# ages of the live objects at the trace's last timestamp (140.5 s)
+expect trace-leaks 0 --leaks --once --from-trace fixtures/trace_leaks.txt
+expect trace-leaks-csv 0 --leaks --once --from-trace fixtures/trace_leaks.txt --csv
+expect trace-leaks-json 0 --leaks --once --from-trace fixtures/trace_leaks.txt --json
+printf '  bash-1 [000] ..... nots: kmalloc: call_site=f+0x1/0x2 ptr=ffff888000000000 bytes_req=8 bytes_alloc=8\n' >"$TMP/t"
+expect_err trace-leaks-no-ts 1 "slabacct: $TMP/t: no timestamps in the trace: no ages to compute" --leaks --once --from-trace "$TMP/t"
+# every existing option works on a trace's account
+expect trace-61-by-module 0 --from-trace $T61 -b module
+expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
+expect trace-61-folded 0 --from-trace $T61 --folded
+expect trace-72-openmetrics 0 --from-trace fixtures/trace_72.txt --openmetrics
+expect trace-61-svg 0 --from-trace $T61 --svg -
+# --max-input is for slab_account files: a trace is streamed
+expect trace-61-csv 0 --from-trace $T61 --csv --max-input 1K
+if command -v promtool >/dev/null 2>&1; then
+	if "$SLABACCT" --from-trace fixtures/trace_72.txt --openmetrics 2>/dev/null |
+	   promtool check metrics >"$TMP/err" 2>&1; then
+		pass trace-promtool
+	else
+		fail trace-promtool "$(cat "$TMP/err")"
+	fi
+fi
+expect_order trace-61-sort-live "kobject_uevent_env alloc_inode sa_test_alloc" --from-trace $T61 -s live
+# --diff tells traces from slab_account files by their first line
+expect trace-diff-snapshot 0 -d $T61 fixtures/trace_61_snapshot.txt
+expect trace-diff-trace-csv 0 -d --csv $T61 fixtures/trace_61_later.txt
+expect trace-diff-snapshot-trace-csv 0 -d --csv fixtures/trace_61_snapshot.txt fixtures/trace_61_later.txt
+# shellcheck disable=SC2002 # a pipe on purpose, not a file
+if cat $T61 | "$SLABACCT" --from-trace - --csv >"$TMP/out" 2>"$TMP/err" &&
+   [ ! -s "$TMP/err" ] && cmp -s expected/trace-61-csv.out "$TMP/out"; then
+	pass trace-stdin
+else
+	fail trace-stdin "the account of a piped trace differs from expected/trace-61-csv.out"
+fi
+# shellcheck disable=SC2002 # a pipe on purpose, not a file
+if cat fixtures/trace_61_later.txt | "$SLABACCT" -d --csv $T61 - >"$TMP/out" 2>"$TMP/err" &&
+   [ ! -s "$TMP/err" ] && cmp -s expected/trace-diff-trace-csv.out "$TMP/out"; then
+	pass trace-diff-stdin
+else
+	fail trace-diff-stdin "a diff with a piped trace differs from expected/trace-diff-trace-csv.out"
+fi
+# a trace and a snapshot on standard input are told apart too
+# shellcheck disable=SC2002 # a pipe on purpose, not a file
+if cat fixtures/trace_61_snapshot.txt | "$SLABACCT" -d $T61 - >"$TMP/out" 2>"$TMP/err" &&
+   [ ! -s "$TMP/err" ] && sed 's|^fixtures/trace_61.txt -> <stdin>$|fixtures/trace_61.txt -> fixtures/trace_61_snapshot.txt|' "$TMP/out" |
+   cmp -s expected/trace-diff-snapshot.out -; then
+	pass trace-diff-snapshot-stdin
+else
+	fail trace-diff-snapshot-stdin "a diff with a piped snapshot differs from expected/trace-diff-snapshot.out"
+fi
+expect_err trace-kallsyms-zero 1 "slabacct: fixtures/kallsyms_zero.txt: every address is 0: the copy was read without root (or under kptr_restrict=2); copy /proc/kallsyms as root" --from-trace $T61 --kallsyms fixtures/kallsyms_zero.txt
+expect_err trace-snapshot-as-trace 1 "slabacct: $V:1: a slab_account file, not a trace (read it without --from-trace)" --from-trace $V
+expect_err trace-not-a-trace 1 "slabacct: fixtures/kallsyms.txt:1: not a trace line: expected 'TASK-PID [CPU] ... TIMESTAMP: EVENT: FIELDS', a '#' comment or 'CPU:N [LOST M EVENTS]'" --from-trace fixtures/kallsyms.txt
+expect_err trace-empty 1 "slabacct: fixtures/empty.txt: no trace events: empty, or not a trace" --from-trace fixtures/empty.txt
+expect_err trace-nonexistent 1 "slabacct: $TMP/none: No such file or directory" --from-trace "$TMP/none"
+printf '  bash-1 [000] ..... 1.000000: kmalloc: call_site=f+0x1/0x2 ptr=ffff888000000000 bytes_req=8\n' >"$TMP/t"
+expect_err trace-no-bytes-alloc 1 "slabacct: $TMP/t:1: no bytes_alloc= field in a kmem allocation event" --from-trace "$TMP/t"
+printf '  bash-1 [000] ..... 1.000000: kfree: call_site=f+0x1/0x2 ptr=zz\n' >"$TMP/t"
+expect_err trace-bad-ptr 1 "slabacct: $TMP/t:1: ptr 'zz' is not a pointer" --from-trace "$TMP/t"
+head -c 2000000 /dev/zero | tr '\0' x >"$TMP/t"
+expect_err trace-long-line 1 "slabacct: $TMP/t:1: a line longer than 1048576 bytes: not a trace" --from-trace "$TMP/t"
+
+# memory: bounded by live objects and sites, not by the trace's length
+# (64 live objects at most; 10x the events may not cost 4 MiB more)
+gen_trace() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			printf "  bash-1 [000] ..... 1.%06d: kmalloc: call_site=f+0x1/0x2 ptr=ffff8880%08x bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n", i % 1000000, i % 64
+			printf "  bash-1 [000] ..... 1.%06d: kfree: call_site=g+0x1/0x2 ptr=ffff8880%08x\n", i % 1000000, (i + 32) % 64
+		}
+	}'
+}
+if [ -x /usr/bin/time ]; then
+	gen_trace 40000 | /usr/bin/time -f %M -o "$TMP/rss1" "$SLABACCT" --from-trace - --csv >"$TMP/out1" 2>&1
+	rc1=$?
+	gen_trace 400000 | /usr/bin/time -f %M -o "$TMP/rss2" "$SLABACCT" --from-trace - --csv >"$TMP/out2" 2>&1
+	rc2=$?
+	r1=$(tail -n 1 "$TMP/rss1")
+	r2=$(tail -n 1 "$TMP/rss2")
+	if [ "$rc1" = 0 ] && [ "$rc2" = 0 ] && [ $((r2 - r1)) -lt 4096 ] &&
+	   grep -q '^3200000,0,3200000,256,256,32,264,400000,399968,0.00,kmalloc,f+0x1/0x2$' "$TMP/out2"; then
+		pass "trace-memory (peak RSS $r1 KiB for 80000 events, $r2 KiB for 800000)"
+	else
+		fail trace-memory "exit $rc1/$rc2, peak RSS $r1 -> $r2 KiB: $(head -3 "$TMP/out2")"
+	fi
+else
+	echo "skip cli: trace-memory (no /usr/bin/time)"
+fi
+# progress on a terminal (script(1) gives one) for a regular file of 64 MiB or more
+if command -v script >/dev/null 2>&1; then
+	gen_trace 330000 >"$TMP/big.trace"
+	script -qec "\"$SLABACCT\" --from-trace \"$TMP/big.trace\" --summary-only >/dev/null" /dev/null </dev/null >"$TMP/tty" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "slabacct: reading $TMP/big.trace: *[0-9]*%" "$TMP/tty" &&
+	   tail -c 5 "$TMP/tty" | od -An -c | tr -d ' \n' | grep -q '\\r033\[K'; then
+		pass trace-progress
+	else
+		fail trace-progress "exit $rc: $(od -c "$TMP/tty" | head -5)"
+	fi
+	# not on a pipe
+	"$SLABACCT" --from-trace "$TMP/big.trace" --summary-only >/dev/null 2>"$TMP/err"
+	if [ ! -s "$TMP/err" ]; then
+		pass trace-no-progress
+	else
+		fail trace-no-progress "stderr: $(head -c 100 "$TMP/err")"
+	fi
+	rm -f "$TMP/big.trace"
+else
+	echo "skip cli: trace-progress (no script)"
+fi
 
 # ---- help, version, usage errors ----
 
@@ -800,6 +919,13 @@ usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with 
 usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
 usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks or --advise" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
+usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
+usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
+usage_err trace-watch "slabacct: --from-trace reads a trace once: not with --watch" --from-trace $V -w
+usage_err trace-advise "slabacct: --advise needs the running kernel's size classes: not with --from-trace" --from-trace $V --advise
+usage_err trace-leaks "slabacct: --leaks with --from-trace takes --once (the ages at the trace's end)" --from-trace $V --leaks
+usage_err trace-detail "slabacct: --from-trace is the input: not with --detail" --from-trace $V --leaks --once --detail x
+usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
 
 # ---- bad input ----
 
