@@ -877,8 +877,8 @@ static int trace_line(struct tr *t, char *line, size_t n)
 		while (tsb > line && tsb[-1] != ' ' && tsb[-1] != '\t')
 			tsb--;
 		if (!parse_ts(tsb, te, &ts)) {
-			if (!t->have_ts)
-				t->first_ts = ts;
+			if (!t->have_ts || ts < t->first_ts)
+				t->first_ts = ts;	/* per-CPU clocks may disagree */
 			t->have_ts = 1;
 			if (ts > t->last_ts)
 				t->last_ts = ts;
@@ -1078,14 +1078,16 @@ static int build_detail(struct tr *t, const struct sa_file *f, struct sa_detail 
 	}
 	for (i = 0; i < t->obj_cap; i++) {
 		const struct tobj *e = &t->objs[i];
-		uint64_t age, secs, bs;
+		uint64_t age, secs, bs, born;
 		uint64_t *v;
 		size_t k;
 
 		if (!e->ptr || !row_of[e->site])
 			continue;
 		v = d->rows[row_of[e->site] - 1].v;
-		age = t->last_ts > e->ts ? t->last_ts - e->ts : 0;
+		/* an event without a timestamp of its own: born at the first */
+		born = e->ts < t->first_ts ? t->first_ts : e->ts;
+		age = t->last_ts > born ? t->last_ts - born : 0;
 		secs = age / 1000000000ULL;
 		for (k = 0; k < SA_NAGES - 1 && secs >= age_bounds[k]; k++)
 			;

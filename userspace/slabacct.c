@@ -1729,18 +1729,14 @@ static void trace_warnings(const struct sa_file *f)
 	uint64_t reports = summary_num(f, "lost event reports");
 	uint64_t ptrval = summary_num(f, "unmatched pointers");
 	char *tmp;
+	const char *name = text_safe(f->name, &tmp);
 
 	if (reports)
 		fprintf(stderr, "slabacct: warning: %s: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): the account is incomplete\n",
-			text_safe(f->name, &tmp), lost, reports);
-	else
-		tmp = NULL;
-	free(tmp);
+			name, lost, reports);
 	if (ptrval)
 		fprintf(stderr, "slabacct: warning: %s: %" PRIu64 " events give their pointer as (____ptrval____) (traced before the pointer hash was ready): not accounted\n",
-			text_safe(f->name, &tmp), ptrval);
-	else
-		tmp = NULL;
+			name, ptrval);
 	free(tmp);
 }
 
@@ -3431,6 +3427,11 @@ static void parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (o->kallsyms && !o->from_trace && !o->diff)
 		usage_error("--kallsyms names the call sites of a trace: with --from-trace or --diff");
+	if (o->kallsyms && !strcmp(o->kallsyms, "-") &&
+	    ((o->from_trace && !strcmp(o->from_trace, "-")) ||
+	     (o->diff && argc - optind == 2 &&
+	      (!strcmp(argv[optind], "-") || !strcmp(argv[optind + 1], "-")))))
+		usage_error("--kallsyms and the trace cannot both be standard input");
 	if (o->leaks || o->advise) {
 		parse_leaks_advise(o, argc - optind, argv + optind, sort_set,
 				   interval_set, once, min_age_set);

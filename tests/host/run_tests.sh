@@ -80,7 +80,8 @@ $(diff "$want" "$TMP/$stream" | head -20)"
 expect_err() {
 	name=$1
 	want_rc=$2
-	printf '%s\n' "$3" >"$TMP/want_err"
+	want_msg=$3
+	printf '%s\n' "$want_msg" >"$TMP/want_err"
 	shift 3
 	run "$name" "$@"
 	if [ "$rc" != "$want_rc" ]; then
@@ -88,7 +89,7 @@ expect_err() {
 	elif [ -s "$TMP/out" ]; then
 		fail "$name" "unexpected output on stdout: $(head -3 "$TMP/out")"
 	elif ! cmp -s "$TMP/want_err" "$TMP/err"; then
-		fail "$name" "stderr is '$(cat "$TMP/err")', want '$3'"
+		fail "$name" "stderr is '$(cat "$TMP/err")', want '$want_msg'"
 	else
 		pass "$name"
 	fi
@@ -724,6 +725,9 @@ expect trace-60-csv 0 --from-trace fixtures/trace_60.txt --csv
 expect trace-72 0 --from-trace fixtures/trace_72.txt
 expect trace-cmd-csv 0 --from-trace fixtures/trace_cmd_report.txt --csv
 expect trace-cmd-kallsyms-csv 0 --from-trace fixtures/trace_cmd_report.txt --kallsyms fixtures/kallsyms.txt --csv
+# raw addresses: the nearest text symbol below, its length to the next;
+# past the last symbol or below the first they stay raw
+expect trace-raw-kallsyms-csv 0 --from-trace fixtures/trace_raw.txt --kallsyms fixtures/kallsyms.txt --csv
 expect trace-ptrval 0 --from-trace fixtures/trace_ptrval.txt
 expect trace-columns-csv 0 --from-trace fixtures/trace_columns.txt --csv
 # ages of the live objects at the trace's last timestamp (140.5 s)
@@ -926,6 +930,8 @@ usage_err trace-advise "slabacct: --advise needs the running kernel's size class
 usage_err trace-leaks "slabacct: --leaks with --from-trace takes --once (the ages at the trace's end)" --from-trace $V --leaks
 usage_err trace-detail "slabacct: --from-trace is the input: not with --detail" --from-trace $V --leaks --once --detail x
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
+usage_err kallsyms-stdin "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - --from-trace -
+usage_err kallsyms-stdin-diff "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - -d $V -
 
 # ---- bad input ----
 
