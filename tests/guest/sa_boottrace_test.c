@@ -408,14 +408,15 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 	EXPECT_EQ(o.req, r_req);
 	EXPECT_EQ(0, bad_rules);
 	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_FILE
-					" --json --summary-only"));
+					" --json --summary-only", 1));
 
 	/*
 	 * trace-cmd where the guest has it (amd64 rows): the same buffer
 	 * extracted to a trace.dat (this consumes it: after the text was
 	 * read), `trace-cmd report` of it imported: the same summary.  Its
-	 * call sites are written without /0xlen and [module], so the sites
-	 * are compared by number only.
+	 * call sites are written without /0xlen and [module], which can
+	 * give two sites one name (632 for 633 on a 6.1 boot): the sites
+	 * are not compared.
 	 */
 	if (!access(TRACE_CMD, X_OK)) {
 		long bad;
@@ -425,7 +426,7 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 		ASSERT_EQ(0, system(TRACE_CMD " report -i " TRACE_DAT " > "
 				    TRACE_REPORT " 2> /dev/null"));
 		bad = kt_summary_compare(&o, SLABACCT " --from-trace "
-					 TRACE_REPORT " --json --summary-only");
+					 TRACE_REPORT " --json --summary-only", 0);
 		printf("# trace-cmd extract and report: the import's summary %s the text's account\n",
 		       bad ? "differs from" : "equals");
 		EXPECT_EQ(0, bad);

@@ -584,7 +584,7 @@ static int json_num(const char *text, const char *key,
 	return csv_num_prefix(at + strlen(pat), v);
 }
 
-long kt_summary_compare(const struct kt *o, const char *cmd)
+long kt_summary_compare(const struct kt *o, const char *cmd, int sites)
 {
 	const struct {
 		const char *key;
@@ -631,6 +631,8 @@ long kt_summary_compare(const struct kt *o, const char *cmd)
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		unsigned long long v;
 
+		if (!sites && !strcmp(k[i].key, "number of callers"))
+			continue;
 		if (json_num(text, k[i].key, &v)) {
 			printf("# kt: no \"%s\" in the reader's summary\n", k[i].key);
 			free(text);

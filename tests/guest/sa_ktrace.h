@@ -96,11 +96,12 @@ unsigned long kt_compare(const struct kt *o, const struct kt_csv_row *rows,
 /*
  * Compare the summary of `slabacct --from-trace FILE --json --summary-only`
  * (@cmd) with @o: events, allocs, frees, bytes, failed allocs, unknown and
- * missed frees, live objects; no lost event, no unmatched pointer.
+ * missed frees, live objects; no lost event, no unmatched pointer; with
+ * @sites also the number of call sites.
  * Prints the differences ("# kt: ..."); returns how many, or -1 if the
  * command failed or a key is missing.
  */
-long kt_summary_compare(const struct kt *o, const char *cmd);
+long kt_summary_compare(const struct kt *o, const char *cmd, int sites);
 
 /* Seconds of a trace timestamp ("12.345678"). */
 double kt_ts(const char *ts);

@@ -380,7 +380,7 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	EXPECT_EQ(0, mismatches);
 	EXPECT_EQ(kt_nrows(&o), (size_t)nrows);
 	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_COPY
-					" --json --summary-only"));
+					" --json --summary-only", 1));
 	unlink(TRACE_COPY);
 
 	printf("# ftrace: %llu events (kmalloc %llu, kmalloc_node %llu, kmem_cache_alloc %llu, kmem_cache_alloc_node %llu, kfree %llu, kmem_cache_free %llu), pointers %s\n",
