@@ -134,6 +134,22 @@ kbuild() {	# kbuild SRC_DIR OUT_DIR LOG [extra make args]
 	fi
 }
 
+# trace-cmd (Debian's package, a dynamic binary) with its libraries and
+# loader in the test rootfs, where the row's architecture is this
+# machine's: sa_boottrace_test then also checks the import of its report.
+guest_trace_cmd() {
+	local tc lib
+	tc=$(command -v trace-cmd) || { log "no trace-cmd here: not in the guest"; return 0; }
+	[ "$ARCH" = "$(dpkg --print-architecture)" ] || return 0
+	mkdir -p "$out/rootfs/usr/bin"
+	cp -L "$tc" "$out/rootfs/usr/bin/trace-cmd"
+	for lib in $(ldd "$tc" | grep -o '/[^ ]*'); do
+		mkdir -p "$out/rootfs$(dirname "$lib")"
+		cp -L "$lib" "$out/rootfs$lib"
+	done
+	log "trace-cmd $(dpkg-query -W -f='${Version}' trace-cmd 2>/dev/null) in the guest"
+}
+
 # Build the modules, the reader and (test mode) the selftests of the
 # loaded row and pack the initramfs in $out.
 build_row() {	# build_row test|demo
@@ -181,6 +197,7 @@ build_row() {	# build_row test|demo
 		make -s -C "$out/tests" install KSFT="$KSFT" \
 			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest" \
 			TESTS_EXCLUDE="${kc:+-}sa_layout_test"
+		guest_trace_cmd
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi
@@ -262,6 +279,41 @@ lint() {
 	make -s -C "$SA_ROOT/tests/fuzz" check FUZZ_SECS="${SA_FUZZ_SECS:-60}"
 }
 
+# The boot-time trace recipe (docs/kernels.md, "Boot-time coverage") for
+# the loaded row's test boot: the kmem events from early boot (the *_node
+# ones where the kernel has them, before 6.1), $SA_BOOT_TRACE_BUF of ring
+# buffer per CPU, the global trace clock from the start (where sched_clock
+# is found unstable, late_initcall would switch to it and so clear the
+# buffer) and, from 5.12, real pointers in the text.  /init stops it,
+# sa_boottrace_test reads, imports and checks it and frees the buffer.
+SA_BOOT_TRACE_BUF=${SA_BOOT_TRACE_BUF:-16M}
+# The trace clock from boot ("": the kernel's choice, which resets the
+# buffer at late_initcall where sched_clock is unstable).
+SA_BOOT_TRACE_CLOCK=${SA_BOOT_TRACE_CLOCK-global}
+boot_trace_args() {
+	local events=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:kfree,kmem:kmem_cache_free
+	local f kmem_h="" major minor
+	for f in "$KDIR/include/trace/events/kmem.h" \
+		 "$KDIR/source/include/trace/events/kmem.h" \
+		 "$KDIR"/../linux-headers-*-common*/include/trace/events/kmem.h; do
+		if [ -f "$f" ]; then
+			kmem_h=$f
+			break
+		fi
+	done
+	IFS=. read -r major minor _ <<< "$KVER"
+	if [ -n "$kmem_h" ]; then
+		if grep -q 'kmalloc_node' "$kmem_h"; then
+			events+=,kmem:kmalloc_node,kmem:kmem_cache_alloc_node
+		fi
+	elif [ $((major * 100 + minor)) -lt 601 ]; then
+		events+=,kmem:kmalloc_node,kmem:kmem_cache_alloc_node
+	fi
+	printf 'trace_event=%s trace_buf_size=%s' "$events" "$SA_BOOT_TRACE_BUF"
+	[ -z "$SA_BOOT_TRACE_CLOCK" ] || printf ' trace_clock=%s' "$SA_BOOT_TRACE_CLOCK"
+	[ $((major * 100 + minor)) -lt 512 ] || printf ' no_hash_pointers'
+}
+
 # One row, start to end, status in $MATRIX/<row>.{build,boot,suite}.
 run_row() {	# run_row ROW (in a subshell: dies stay local)
 	local row=$1 tag=${1//:/-} tmo=600 reltmo=1500 check=() env=""
@@ -283,7 +335,8 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 	fi
 	build_row test
 	echo ok > "$MATRIX/$tag.build"
-	boot_row test "$out/boot" --timeout "$tmo" ${env:+--append "$env"}
+	boot_row test "$out/boot" --timeout "$tmo" \
+		--append "${env}$(boot_trace_args)"
 	echo ok > "$MATRIX/$tag.boot"
 	"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot"
 	case " $SA_REL_ROWS " in

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /init of the test initramfs (busybox sh).  Mounts proc, sysfs, devtmpfs
-# and /tmp, loads /lib/slab_account/slab_account.ko before anything else
+# and /tmp, stops the boot-time trace if the command line asked for one
+# (trace_event=: then tracefs is mounted and tracing_on set to 0), loads /lib/slab_account/slab_account.ko before anything else
 # (module parameters from the kernel command line's sa.params="a=1 b=2",
 # or sa.params=a=1,b=2) and prints SA_LOADED (or SA_LOAD_FAILED); then by
 # the command line's sa.mode=:
@@ -22,6 +23,21 @@ mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 
 cmdline=$(cat /proc/cmdline)
+# The boot-time trace recipe (docs/kernels.md, "Boot-time coverage"): with
+# trace_event= on the command line the kmem events have been recorded
+# since early boot; stop recording before anything of ours runs, so that
+# the buffer holds the boot alone (sa_boottrace_test reads it, imports it
+# with slabacct --from-trace and gives the buffer's memory back).
+case "$cmdline" in
+*trace_event=*)
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+	if echo 0 > /sys/kernel/tracing/tracing_on; then
+		echo "SA_BOOT_TRACE_STOPPED=$(cut -d ' ' -f 1 /proc/uptime)"
+	else
+		echo "SA_BOOT_TRACE_STOPPED=failed"
+	fi
+	;;
+esac
 case "$cmdline" in
 *'sa.params="'*)
 	params=${cmdline#*sa.params=\"}

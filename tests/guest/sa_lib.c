@@ -364,3 +364,12 @@ int sa_test_fresh(void)
 	}
 	return sa_module_load("sa_test", NULL);
 }
+
+const char *sa_cmdline(void)
+{
+	static char *text;
+
+	if (!text && sa_read_file("/proc/cmdline", &text, NULL))
+		return "";
+	return text;
+}

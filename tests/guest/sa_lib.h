@@ -87,6 +87,8 @@ int sa_module_unload(const char *name);
 int sa_module_loaded(const char *name);
 /* A freshly loaded sa_test (a loaded one frees its objects and goes). */
 int sa_test_fresh(void);
+/* The kernel command line (/proc/cmdline); "" if unreadable. */
+const char *sa_cmdline(void);
 
 
 

@@ -16,6 +16,11 @@
  *   - sa_test's call sites: every figure equal;
  *   - every site with >= 100 allocations: allocs and frees within 1%;
  *   - the totals (allocs, frees, bytes allocated and requested): 0.5%.
+ * The same recording, saved as text on /tmp, is imported by the reader
+ * (`slabacct --from-trace FILE --csv`): every figure of every site must
+ * equal this test's own account of it (sa_ktrace.c: they read the same
+ * events), and its rows agree with the module's file as above (the
+ * program is skipped where /usr/bin/slabacct is absent).
  * The figures are printed.  The instance is removed afterwards, so the
  * test does not disturb other users of ftrace on a board.  slab_account
  * is loaded with hooks=0 here: ftrace sees the tracepoints only, and the
@@ -40,15 +45,15 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "sa_ktrace.h"
 #include "sa_lib.h"
 
 #define INSTANCE	"sa_oracle"
-#define NR_EVENTS	6
-
-static const char * const kmem_events[NR_EVENTS] = {
-	"kmalloc", "kmalloc_node", "kmem_cache_alloc",
-	"kmem_cache_alloc_node", "kfree", "kmem_cache_free",
-};
+#define NR_EVENTS	KT_NR_EVENTS
+#define kmem_events	kt_events
+/* The recording as text, for the reader's import (tmpfs). */
+#define TRACE_COPY	"/tmp/sa_oracle_trace.txt"
+#define SLABACCT	"/usr/bin/slabacct"
 
 static char trace_root[64];
 
@@ -93,257 +98,6 @@ static int inst_exists(const char *rel)
 
 	inst_path(p, sizeof(p), rel);
 	return !access(p, F_OK);
-}
-
-/* --- the oracle: call sites and live pointers, from the trace --- */
-
-struct osite {
-	char *caller;
-	unsigned long long allocs, frees, total, req, live, live_req, objs;
-	unsigned long long missed;	/* its objects' frees not seen */
-};
-
-struct oobj {
-	unsigned long long ptr;		/* 0: empty slot */
-	unsigned int site, alloc, req;
-};
-
-struct oracle {
-	struct osite *sites;
-	size_t nsites, site_cap;
-	unsigned int *site_hash;	/* index + 1; 0 = empty */
-	size_t site_hash_cap;
-	struct oobj *objs;
-	size_t obj_cap, nobjs;
-	unsigned long long allocs, frees, total, req;
-	unsigned long long failed, unknown, missed, events, lost_lines;
-	unsigned long long nevents[NR_EVENTS];
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-static size_t hash_ptr(const struct oracle *o, unsigned long long p)
-{
-	return (size_t)((p * 0x9e3779b97f4a7c15ULL) >> 20) & (o->obj_cap - 1);
-}
-
-static int oracle_init(struct oracle *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->site_cap = 1 << 15;
-	o->site_hash_cap = 1 << 16;
-	o->obj_cap = 1 << 22;
-	o->sites = calloc(o->site_cap, sizeof(*o->sites));
-	o->site_hash = calloc(o->site_hash_cap, sizeof(*o->site_hash));
-	o->objs = calloc(o->obj_cap, sizeof(*o->objs));
-	return o->sites && o->site_hash && o->objs ? 0 : -1;
-}
-
-static void oracle_free(struct oracle *o)
-{
-	for (size_t i = 0; i < o->nsites; i++)
-		free(o->sites[i].caller);
-	free(o->sites);
-	free(o->site_hash);
-	free(o->objs);
-}
-
-static struct osite *oracle_site(struct oracle *o, const char *caller)
-{
-	size_t i = hash_str(caller) & (o->site_hash_cap - 1);
-
-	for (;; i = (i + 1) & (o->site_hash_cap - 1)) {
-		unsigned int idx = o->site_hash[i];
-
-		if (!idx)
-			break;
-		if (!strcmp(o->sites[idx - 1].caller, caller))
-			return &o->sites[idx - 1];
-	}
-	if (o->nsites == o->site_cap)
-		return NULL;
-	o->sites[o->nsites].caller = strdup(caller);
-	if (!o->sites[o->nsites].caller)
-		return NULL;
-	o->site_hash[i] = ++o->nsites;
-	return &o->sites[o->nsites - 1];
-}
-
-/* Linear probing; deletion shifts the run back (no tombstones). */
-static struct oobj *oracle_obj(struct oracle *o, unsigned long long p)
-{
-	for (size_t i = hash_ptr(o, p);; i = (i + 1) & (o->obj_cap - 1)) {
-		if (o->objs[i].ptr == p)
-			return &o->objs[i];
-		if (!o->objs[i].ptr)
-			return NULL;
-	}
-}
-
-static int oracle_obj_add(struct oracle *o, unsigned long long p,
-			  unsigned int site, unsigned int alloc,
-			  unsigned int req)
-{
-	size_t i = hash_ptr(o, p);
-
-	if (o->nobjs >= o->obj_cap / 2)
-		return -1;
-	while (o->objs[i].ptr)
-		i = (i + 1) & (o->obj_cap - 1);
-	o->objs[i] = (struct oobj){ p, site, alloc, req };
-	o->nobjs++;
-	return 0;
-}
-
-static void oracle_obj_del(struct oracle *o, struct oobj *e)
-{
-	size_t mask = o->obj_cap - 1, i = e - o->objs, j = i;
-
-	for (;;) {
-		size_t h;
-
-		j = (j + 1) & mask;
-		if (!o->objs[j].ptr)
-			break;
-		h = hash_ptr(o, o->objs[j].ptr);
-		/* Move j back to i unless its home lies in (i, j]. */
-		if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
-			o->objs[i] = o->objs[j];
-			i = j;
-		}
-	}
-	o->objs[i].ptr = 0;
-	o->nobjs--;
-}
-
-static void site_free(struct osite *s, const struct oobj *e)
-{
-	s->frees++;
-	s->live -= e->alloc;
-	s->live_req -= e->req;
-	s->objs--;
-}
-
-/* "(null)" (hashed %p of NULL) or hex; 0 for NULL. */
-static int parse_ptr(const char *s, unsigned long long *p)
-{
-	char *end;
-
-	if (!strncmp(s, "(null)", 6)) {
-		*p = 0;
-		return 0;
-	}
-	errno = 0;
-	*p = strtoull(s, &end, 16);
-	return errno || end == s || (*end && *end != ' ' && *end != '\n');
-}
-
-static int parse_field(const char *line, const char *key,
-		       unsigned long long *v)
-{
-	const char *p = strstr(line, key);
-	char *end;
-
-	if (!p)
-		return -1;
-	errno = 0;
-	*v = strtoull(p + strlen(key), &end, 10);
-	return errno || end == p + strlen(key) ? -1 : 0;
-}
-
-/*
- * One line of the trace: "<task>-<pid> [cpu] flags ts: <event>:
- * call_site=<%pS> ptr=<%p> [bytes_req=N bytes_alloc=N ...]".  Returns
- * 0 (used or ignored), or -1 on a line that cannot be understood.
- */
-static int oracle_line(struct oracle *o, char *line, int hashed)
-{
-	char *cs = strstr(line, ": call_site="), *ev, *pp;
-	unsigned long long ptr, req, alloc;
-	struct osite *site;
-	struct oobj *e;
-	int k;
-
-	if (line[0] == '#')
-		return 0;
-	if (strstr(line, "LOST") && strstr(line, "EVENTS")) {
-		o->lost_lines++;
-		return 0;
-	}
-	if (!cs)
-		return strspn(line, " \n") == strlen(line) ? 0 : -1;
-	*cs = '\0';
-	ev = strrchr(line, ' ');
-	ev = ev ? ev + 1 : line;
-	for (k = 0; k < NR_EVENTS; k++)
-		if (!strcmp(ev, kmem_events[k]))
-			break;
-	if (k == NR_EVENTS)
-		return -1;
-	o->events++;
-	o->nevents[k]++;
-	cs += strlen(": call_site=");
-	pp = strstr(cs, " ptr=");
-	if (!pp)
-		return -1;
-	*pp = '\0';
-	if (parse_ptr(pp + 5, &ptr))
-		return -1;
-
-	if (k >= 4) {				/* kfree, kmem_cache_free */
-		/* kfree(NULL), kfree(ZERO_SIZE_PTR): nothing was freed. */
-		if (!ptr || (!hashed && ptr == 16))
-			return 0;
-		e = oracle_obj(o, ptr);
-		if (!e) {
-			o->unknown++;
-			return 0;
-		}
-		site_free(&o->sites[e->site], e);
-		o->frees++;
-		oracle_obj_del(o, e);
-		return 0;
-	}
-
-	if (parse_field(pp + 1, "bytes_req=", &req) ||
-	    parse_field(pp + 1, "bytes_alloc=", &alloc))
-		return -1;
-	if (!ptr) {
-		o->failed++;
-		return 0;
-	}
-	if (!hashed && ptr == 16)
-		return 0;
-	site = oracle_site(o, cs);
-	if (!site)
-		return -1;
-	e = oracle_obj(o, ptr);
-	if (e) {				/* its free was not seen */
-		site_free(&o->sites[e->site], e);
-		o->sites[e->site].missed++;
-		o->frees++;
-		o->missed++;
-		oracle_obj_del(o, e);
-	}
-	if (oracle_obj_add(o, ptr, site - o->sites, alloc, req))
-		return -1;
-	site->allocs++;
-	site->total += alloc;
-	site->req += req;
-	site->live += alloc;
-	site->live_req += req;
-	site->objs++;
-	o->allocs++;
-	o->total += alloc;
-	o->req += req;
-	return 0;
 }
 
 /* --- the busy workload --- */
@@ -550,13 +304,17 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	const char *worst_a_site = "-", *worst_f_site = "-";
 	char p[256], err[256], *line = NULL;
 	int fd_on, fd_sa, bad_lines = 0;
-	struct oracle o;
+	struct kt o;
 	struct sa_snap s;
 	size_t cap = 0;
-	FILE *f;
+	FILE *f, *copy;
+	int copy_err = 0;
+	struct kt_csv_row *rows = NULL;
+	unsigned long mismatches;
+	long nrows = 0;
 
 	ASSERT_LT(0, iters);
-	ASSERT_EQ(0, oracle_init(&o));
+	ASSERT_EQ(0, kt_init(&o, self->hashed));
 
 	/* The window: fresh slab_account, then tracing, both stopped at
 	 * the end in the same order; descriptors opened outside it.
@@ -589,17 +347,41 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 		TH_LOG("the ring buffer lost events (overrun %llu, dropped %llu): "
 		       "lower SA_ORACLE_ITERS", overrun, dropped);
 
+	/* The recording is read once: aggregated here, copied for slabacct. */
 	inst_path(p, sizeof(p), "trace");
 	f = fopen(p, "r");
 	ASSERT_NE(NULL, f);
+	copy = fopen(TRACE_COPY, "w");
+	ASSERT_NE(NULL, copy) TH_LOG("%s: %s", TRACE_COPY, strerror(errno));
 	while (getline(&line, &cap, f) > 0) {
-		if (oracle_line(&o, line, self->hashed) && bad_lines++ < 5)
+		if (fputs(line, copy) == EOF)
+			copy_err = 1;
+		if (kt_line(&o, line) && bad_lines++ < 5)
 			TH_LOG("trace line not understood: %s", line);
 	}
 	free(line);
 	fclose(f);
+	if (fclose(copy))
+		copy_err = 1;
+	ASSERT_EQ(0, copy_err) TH_LOG("writing %s", TRACE_COPY);
 	ASSERT_EQ(0, bad_lines);
 	ASSERT_EQ(0, o.lost_lines);
+
+	/* The reader's import of the same recording: every figure of every
+	 * site equal to this test's own account, and (below) to the
+	 * module's as the oracle is.
+	 */
+	nrows = kt_csv_run(SLABACCT " --from-trace " TRACE_COPY " --csv",
+			   &rows, err, sizeof(err));
+	ASSERT_LE(0, nrows) TH_LOG("%s", err);
+	mismatches = kt_compare(&o, rows, nrows);
+	printf("# slabacct --from-trace: %ld sites (the trace's own account: %zu), %lu figures differ\n",
+	       nrows, kt_nrows(&o), mismatches);
+	EXPECT_EQ(0, mismatches);
+	EXPECT_EQ(kt_nrows(&o), (size_t)nrows);
+	EXPECT_EQ(0, kt_summary_compare(&o, SLABACCT " --from-trace " TRACE_COPY
+					" --json --summary-only", 1));
+	unlink(TRACE_COPY);
 
 	printf("# ftrace: %llu events (kmalloc %llu, kmalloc_node %llu, kmem_cache_alloc %llu, kmem_cache_alloc_node %llu, kfree %llu, kmem_cache_free %llu), pointers %s\n",
 	       o.events, o.nevents[0], o.nevents[1], o.nevents[2],
@@ -619,7 +401,7 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	       sa_snap_key(&s, "missed frees"));
 	/* Where the frees the tracepoints did not report were (top 3). */
 	for (int top = 0; top < 3; top++) {
-		struct osite *m = NULL;
+		struct kt_site *m = NULL;
 
 		for (size_t i = 0; i < o.nsites; i++)
 			if (o.sites[i].missed && (!m || o.sites[i].missed > m->missed))
@@ -635,19 +417,34 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 
 	/* Every site either side knows, matched by the %pS string. */
 	for (size_t i = 0; i < s.nrows; i++)
-		ASSERT_NE(NULL, oracle_site(&o, s.rows[i].caller));
+		ASSERT_NE(NULL, kt_site(&o, s.rows[i].caller));
 	for (size_t i = 0; i < o.nsites; i++) {
-		const struct osite *os = &o.sites[i];
+		const struct kt_site *os = &o.sites[i];
 		struct sa_row zero = { 0 };
 		const struct sa_row *r = &zero;
+		static const struct kt_csv_row none;
+		const struct kt_csv_row *x = &none;
 		int sat;
 		size_t n = strlen(os->caller);
 
 		for (size_t j = 0; j < s.nrows; j++)
 			if (!strcmp(s.rows[j].caller, os->caller))
 				r = &s.rows[j];
+		for (long j = 0; j < nrows; j++)
+			if (!strcmp(rows[j].caller, os->caller))
+				x = &rows[j];
 		sat = n > 10 && !strcmp(os->caller + n - 10, " [sa_test]");
 		if (sat) {
+			/* The reader's import against the module's file. */
+			EXPECT_EQ(x->allocs, r->allocs) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->frees, r->frees) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->total, r->total) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->req, r->req) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->slack, r->slack) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->live, r->live) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->live_req, r->live_req) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->objs, r->objs) TH_LOG("reader: %s", os->caller);
+			EXPECT_EQ(x->peak, r->peak) TH_LOG("reader: %s", os->caller);
 			sat_sites++;
 			EXPECT_EQ(os->allocs, r->allocs) TH_LOG("%s", os->caller);
 			EXPECT_EQ(os->frees, r->frees) TH_LOG("%s", os->caller);
@@ -656,6 +453,7 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 			EXPECT_EQ(os->live, r->live) TH_LOG("%s", os->caller);
 			EXPECT_EQ(os->live_req, r->live_req) TH_LOG("%s", os->caller);
 			EXPECT_EQ(os->objs, r->objs) TH_LOG("%s", os->caller);
+			EXPECT_EQ(os->peak, r->peak) TH_LOG("%s", os->caller);
 			printf("# exact: %-40s allocs %llu/%llu frees %llu/%llu total %llu/%llu req %llu/%llu live %llu/%llu\n",
 			       os->caller, os->allocs, r->allocs, os->frees,
 			       r->frees, os->total, r->total, os->req, r->req,
@@ -678,6 +476,12 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 		EXPECT_TRUE(close_enough(os->frees, r->frees, 1.0))
 			TH_LOG("%s: frees %llu (ftrace) vs %llu", os->caller,
 			       os->frees, r->frees);
+		EXPECT_TRUE(close_enough(x->allocs, r->allocs, 1.0))
+			TH_LOG("%s: allocs %llu (reader) vs %llu", os->caller,
+			       x->allocs, r->allocs);
+		EXPECT_TRUE(close_enough(x->frees, r->frees, 1.0))
+			TH_LOG("%s: frees %llu (reader) vs %llu", os->caller,
+			       x->frees, r->frees);
 	}
 	printf("# sites with >= 100 allocs: %llu; worst allocs deviation %.3f%% (%s), worst frees deviation %.3f%% (%s)\n",
 	       checked, worst_a, worst_a_site, worst_f, worst_f_site);
@@ -691,7 +495,8 @@ TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
 	EXPECT_TRUE(close_enough(o.total, sa_total, 0.5));
 	EXPECT_TRUE(close_enough(o.req, sa_req, 0.5));
 	sa_snap_free(&s);
-	oracle_free(&o);
+	kt_free(&o);
+	free(rows);
 }
 
 int main(int argc, char **argv)
@@ -708,5 +513,8 @@ int main(int argc, char **argv)
 		ksft_exit_skip("no %s (set SA_KO_DIR)\n", ko);
 	if (find_tracefs())
 		ksft_exit_skip("no tracefs with instances (CONFIG_FTRACE)\n");
+	if (access(SLABACCT, X_OK))
+		ksft_exit_skip("no %s: its import of the recording is part of the test\n",
+			       SLABACCT);
 	return test_harness_run(argc, argv);
 }
