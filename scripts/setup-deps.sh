@@ -9,7 +9,7 @@ pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstr
       busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
       libc6-dev-arm64-cross dwarves sparse perl python3 file
       ca-certificates clang libclang-rt-14-dev dkms openssl
-      prometheus chromium
+      prometheus chromium trace-cmd
       libbpf-dev bpftool zlib1g-dev libzstd-dev)
 missing=()
 for p in "${pkgs[@]}"; do
