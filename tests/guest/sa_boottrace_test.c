@@ -49,26 +49,6 @@
 
 static char root[64];
 
-static int find_tracefs(void)
-{
-	static const char * const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	char p[128];
-
-	for (int i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/events/kmem", dirs[i]);
-		if (!access(p, F_OK)) {
-			snprintf(root, sizeof(root), "%s", dirs[i]);
-			return 0;
-		}
-	}
-	if (mount("tracefs", dirs[0], "tracefs", 0, NULL))
-		return -1;
-	snprintf(root, sizeof(root), "%s", dirs[0]);
-	snprintf(p, sizeof(p), "%s/events/kmem", dirs[0]);
-	return access(p, F_OK);
-}
 
 static void tpath(char *buf, size_t len, const char *rel)
 {
@@ -500,7 +480,8 @@ int main(int argc, char **argv)
 		ksft_exit_skip("no %s: load slab_account.ko first\n", SA_PROC);
 	if (access(SLABACCT, X_OK))
 		ksft_exit_skip("no %s\n", SLABACCT);
-	if (!strstr(sa_cmdline(), "trace_event=") || find_tracefs() ||
+	if (!strstr(sa_cmdline(), "trace_event=") ||
+	    sa_tracefs(root, sizeof(root), "events/kmem") ||
 	    !kmem_enabled("kmalloc"))
 		ksft_exit_skip("not booted with the kmem events on (trace_event=kmem:kmalloc,...: docs/kernels.md)\n");
 	return test_harness_run(argc, argv);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -372,4 +373,25 @@ const char *sa_cmdline(void)
 	if (!text && sa_read_file("/proc/cmdline", &text, NULL))
 		return "";
 	return text;
+}
+
+int sa_tracefs(char *root, size_t n, const char *need)
+{
+	static const char * const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char p[128];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dirs[i], need);
+		if (!access(p, F_OK)) {
+			snprintf(root, n, "%s", dirs[i]);
+			return 0;
+		}
+	}
+	if (mount("tracefs", dirs[0], "tracefs", 0, NULL))
+		return -1;
+	snprintf(root, n, "%s", dirs[0]);
+	snprintf(p, sizeof(p), "%s/%s", dirs[0], need);
+	return access(p, F_OK) ? -1 : 0;
 }

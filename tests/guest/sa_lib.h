@@ -89,6 +89,12 @@ int sa_module_loaded(const char *name);
 int sa_test_fresh(void);
 /* The kernel command line (/proc/cmdline); "" if unreadable. */
 const char *sa_cmdline(void);
+/*
+ * Where tracefs is (in @root, @n bytes): the first of /sys/kernel/tracing
+ * and /sys/kernel/debug/tracing that has @need (e.g. "instances"), else
+ * tracefs mounted at the first.  0, or -1 when @need is not there.
+ */
+int sa_tracefs(char *root, size_t n, const char *need);
 
 
 

@@ -57,26 +57,6 @@
 
 static char trace_root[64];
 
-/* tracefs, mounted where the kernel expects it if nobody did. */
-static int find_tracefs(void)
-{
-	static const char * const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	char p[128];
-
-	for (int i = 0; i < 2; i++) {
-		snprintf(p, sizeof(p), "%s/instances", dirs[i]);
-		if (!access(p, F_OK)) {
-			snprintf(trace_root, sizeof(trace_root), "%s", dirs[i]);
-			return 0;
-		}
-	}
-	if (mount("tracefs", dirs[0], "tracefs", 0, NULL))
-		return -1;
-	snprintf(trace_root, sizeof(trace_root), "%s", dirs[0]);
-	return access("/sys/kernel/tracing/instances", F_OK);
-}
 
 static void inst_path(char *buf, size_t len, const char *rel)
 {
@@ -511,7 +491,7 @@ int main(int argc, char **argv)
 	snprintf(ko, sizeof(ko), "%s/sa_test.ko", sa_ko_dir());
 	if (access(ko, R_OK))
 		ksft_exit_skip("no %s (set SA_KO_DIR)\n", ko);
-	if (find_tracefs())
+	if (sa_tracefs(trace_root, sizeof(trace_root), "instances"))
 		ksft_exit_skip("no tracefs with instances (CONFIG_FTRACE)\n");
 	if (access(SLABACCT, X_OK))
 		ksft_exit_skip("no %s: its import of the recording is part of the test\n",
