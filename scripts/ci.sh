@@ -99,26 +99,6 @@ load_row() {
 	out="$SA_ROOT/build/$KVER"
 }
 
-# make against the row's kernel, in the environment its headers need
-# (load_row): this machine, or a chroot (scripts/mkchroot.sh) that sees
-# the tree and the cache at the same paths.
-kmake() {
-	if [ "$KROOT" != - ]; then
-		local cache=$SA_CACHE
-		case "$SA_CACHE/" in "$SA_ROOT"/*) cache="" ;; esac
-		mkdir -p "$KROOT$SA_ROOT" ${cache:+"$KROOT$cache"}
-		# shellcheck disable=SC2016 # (expanded by the inner sh)
-		unshare --mount sh -c '
-			mount --bind "$1" "$3$1" &&
-			{ [ -z "$2" ] || mount --bind "$2" "$3$2"; } &&
-			mount -t proc proc "$3/proc" &&
-			shift 2 && exec chroot "$@"' \
-			sh "$SA_ROOT" "$cache" "$KROOT" make "$@"
-	else
-		make "$@"
-	fi
-}
-
 # kbuild writes next to the sources: build copies, one per kernel.
 kbuild() {	# kbuild SRC_DIR OUT_DIR LOG [extra make args]
 	local src=$1 dst=$2 logf=$3

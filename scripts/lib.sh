@@ -163,3 +163,24 @@ sa_kernel_cc() {
 	esac
 	echo "$name $((ver / 10000)) $text"
 }
+
+# make against a kernel's headers in the environment they need: this
+# machine (KROOT "-") or the chroot KROOT that scripts/mkchroot.sh made,
+# which sees the tree and the cache at the same paths (KCC and KROOT as
+# mkchroot.sh --kernel prints them).
+kmake() {
+	if [ "$KROOT" != - ]; then
+		local cache=$SA_CACHE
+		case "$SA_CACHE/" in "$SA_ROOT"/*) cache="" ;; esac
+		mkdir -p "$KROOT$SA_ROOT" ${cache:+"$KROOT$cache"}
+		# shellcheck disable=SC2016 # (expanded by the inner sh)
+		unshare --mount sh -c '
+			mount --bind "$1" "$3$1" &&
+			{ [ -z "$2" ] || mount --bind "$2" "$3$2"; } &&
+			mount -t proc proc "$3/proc" &&
+			shift 2 && exec chroot "$@"' \
+			sh "$SA_ROOT" "$cache" "$KROOT" make "$@"
+	else
+		make "$@"
+	fi
+}

@@ -25,27 +25,9 @@ kenv=$("$SA_ROOT/scripts/fetch-kernel.sh" "${fk[@]}" --print-env)
 # shellcheck disable=SC1090
 . "$kenv"
 : "${KDIR:?}" "${KVER:?}" "${VMLINUZ:?}"
+# shellcheck disable=SC2034 # (KROOT: read by kmake, scripts/lib.sh)
 read -r KCC KROOT <<< "$("$SA_ROOT/scripts/mkchroot.sh" --kernel "$kenv")"
 
-# make against the kernel's headers in the environment they need: this
-# machine or the chroot mkchroot.sh made (the tree and the cache bound at
-# the same paths), as scripts/ci.sh does.
-kmake() {
-	if [ "$KROOT" != - ]; then
-		local cache=$SA_CACHE
-		case "$SA_CACHE/" in "$SA_ROOT"/*) cache="" ;; esac
-		mkdir -p "$KROOT$SA_ROOT" ${cache:+"$KROOT$cache"}
-		# shellcheck disable=SC2016 # (expanded by the inner sh)
-		unshare --mount sh -c '
-			mount --bind "$1" "$3$1" &&
-			{ [ -z "$2" ] || mount --bind "$2" "$3$2"; } &&
-			mount -t proc proc "$3/proc" &&
-			shift 2 && exec chroot "$@"' \
-			sh "$SA_ROOT" "$cache" "$KROOT" make "$@"
-	else
-		make "$@"
-	fi
-}
 kbuild() {	# kbuild DIR LOG
 	kmake -C "$KDIR" M="$1" CC="$KCC" W=1 -j2 modules >"$2" 2>&1 ||
 		{ cat "$2"; die "build failed: $1"; }
