@@ -85,27 +85,6 @@ static int kmem_enabled(const char *ev)
 	return tread1(rel) == '1';
 }
 
-/* Sum of "KEY N" over the per-CPU stats files. */
-static unsigned long long stat_sum(const char *key)
-{
-	unsigned long long sum = 0;
-
-	for (int cpu = 0; cpu < 4096; cpu++) {
-		char rel[64], p[256], *text, *at;
-
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		tpath(p, sizeof(p), rel);
-		if (access(p, F_OK))
-			continue;
-		if (sa_read_file(p, &text, NULL))
-			continue;
-		at = strstr(text, key);
-		if (at)
-			sum += strtoull(at + strlen(key), NULL, 10);
-		free(text);
-	}
-	return sum;
-}
 
 /* The kernel log's time of its first record holding @what (us), or -1. */
 static long long kmsg_usecs(const char *what)
@@ -303,8 +282,8 @@ TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
 	ASSERT_EQ(0, twrite("tracing_on", "0"));
 	ASSERT_EQ(0, kt_init(&o, self->hashed));
 
-	entries = stat_sum("entries: ");
-	overrun = stat_sum("overrun: ");
+	entries = sa_trace_stat_sum(root, "entries: ");
+	overrun = sa_trace_stat_sum(root, "overrun: ");
 	tpath(p, sizeof(p), "buffer_size_kb");
 	if (sa_read_file(p, &line, NULL))
 		line = NULL;

@@ -395,3 +395,23 @@ int sa_tracefs(char *root, size_t n, const char *need)
 	snprintf(p, sizeof(p), "%s/%s", dirs[0], need);
 	return access(p, F_OK) ? -1 : 0;
 }
+
+unsigned long long sa_trace_stat_sum(const char *dir, const char *key)
+{
+	unsigned long long sum = 0;
+
+	for (int cpu = 0; cpu < 4096; cpu++) {
+		char p[320], *text, *at;
+
+		snprintf(p, sizeof(p), "%s/per_cpu/cpu%d/stats", dir, cpu);
+		if (access(p, F_OK))
+			continue;
+		if (sa_read_file(p, &text, NULL))
+			continue;
+		at = strstr(text, key);
+		if (at)
+			sum += strtoull(at + strlen(key), NULL, 10);
+		free(text);
+	}
+	return sum;
+}

@@ -95,6 +95,8 @@ const char *sa_cmdline(void);
  * tracefs mounted at the first.  0, or -1 when @need is not there.
  */
 int sa_tracefs(char *root, size_t n, const char *need);
+/* Sum of "KEY N" over the per-CPU stats files of the trace directory @dir. */
+unsigned long long sa_trace_stat_sum(const char *dir, const char *key);
 
 
 

@@ -173,25 +173,13 @@ static void quiesce(void)
 
 /* --- the test --- */
 
+/* Sum of "KEY N" over the instance's per-CPU stats files. */
 static unsigned long long per_cpu_stat(const char *key)
 {
-	unsigned long long sum = 0;
+	char dir[256];
 
-	for (int cpu = 0; cpu < 4096; cpu++) {
-		char rel[64], p[256], *text, *at;
-
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		inst_path(p, sizeof(p), rel);
-		if (access(p, F_OK))
-			continue;
-		if (sa_read_file(p, &text, NULL))
-			continue;
-		at = strstr(text, key);
-		if (at)
-			sum += strtoull(at + strlen(key), NULL, 10);
-		free(text);
-	}
-	return sum;
+	inst_path(dir, sizeof(dir), "");
+	return sa_trace_stat_sum(dir, key);
 }
 
 static int close_enough(unsigned long long a, unsigned long long b,
