@@ -17,7 +17,7 @@
  * /proc readers, reset, start and stop run in process context under
  * sa_ctl_lock.
  *
- * sa_site_hash[h]	written once, NULL -> entry, by cmpxchg() in
+ * sa_site_hash[h]	written once, vacant -> entry, by cmpxchg() in
  *			sa_site_get_slow() after the entry is complete (the
  *			cmpxchg is a full barrier).  Probes read it with
  *			READ_ONCE() and reach the entry through that pointer
@@ -54,22 +54,25 @@
  * sa_site.req_range	the smallest and largest request (32 bits each),
  *			widened by a cmpxchg loop after the allocation is
  *			counted; reset empties it under sa_ctl_lock.  From
- *			empty to one size, .first_req is written after it.
- * sa_site.sizes[]	atomic64 counts by size of the requests for which
- *			sa_site_note_slow() found the range not (req, req),
- *			less those taken back (may go below zero).  Every
- *			other request was of .first_req bytes (the range
- *			only widens), so allocs - the other buckets is its
- *			bucket's count: exact when the site is quiet, never
- *			shown below zero.  Reset zeroes them.
+ *			empty to one size, .first_req is written after it;
+ *			reset sets .first_req to SA_FIRST_NONE after it.
+ * sa_site.sizes[]	atomic64 counts by size of the requests not of
+ *			.first_req bytes (the hot path's one compare; the
+ *			first request itself is counted too), less those
+ *			taken back (may go below zero).  Every request not
+ *			counted was of .first_req bytes, which the range
+ *			holds since it was written, so allocs - the other
+ *			buckets is its bucket's count: exact when the site
+ *			is quiet, never shown below zero.  Reset zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
  *			address.  Claimed by cmpxchg(0 -> BUSY); the value
  *			written; the site counted; then the key published
  *			with smp_store_release().  Lookups decide a match
- *			with READ_ONCE(key) (after a plain filter load) and
- *			smp_rmb() before reading the value.  A free reads the value, then
+ *			with READ_ONCE(key) (after a plain filter load where
+ *			a miss is expected) and smp_rmb() before reading the
+ *			value.  A free reads the value, then
  *			releases the slot with smp_store_release(key, 0), so
  *			the value is read before the slot can be claimed
  *			again.  A free that finds its object was counted
@@ -177,7 +180,7 @@ struct sa_site {
 	 * path did not find equal to both extremes (sa_site_sizes()).
 	 */
 	u64 req_range;
-	u32 first_req;
+	u64 first_req;			/* SA_FIRST_NONE before the first */
 	atomic64_t sizes[SA_SIZE_BUCKETS];
 };
 
@@ -227,7 +230,8 @@ DECLARE_PER_CPU(struct sa_stats, sa_stats);
 /* The call-site table (sa_sites.c). */
 extern struct sa_site *sa_sites;
 extern struct sa_site_cold *sa_site_colds;
-extern struct sa_site **sa_site_hash;	/* open addressing, NULL = free */
+/* Open addressing; a free slot points to an entry no call site matches. */
+extern struct sa_site **sa_site_hash;
 extern unsigned int sa_site_cap;
 extern unsigned long sa_site_hash_mask;
 
@@ -288,6 +292,8 @@ static inline unsigned int sa_size_bucket(u32 req)
 
 /* A site's request extremes as sa_site.req_range holds them. */
 #define SA_REQ_NONE	((u64)U32_MAX)	/* no request yet: min > max */
+/* sa_site.first_req before the first request: no request's size. */
+#define SA_FIRST_NONE	U64_MAX
 
 static __always_inline u64 sa_req_range(u32 min, u32 max)
 {
@@ -302,19 +308,18 @@ static __always_inline struct sa_site *sa_site_of(u32 off)
 	return (void *)((char *)sa_sites + off);
 }
 
-/* The site of @call_site when it is at its hash slot @h, else NULL. */
-static __always_inline struct sa_site *sa_site_lookup(unsigned long call_site,
-						      unsigned long h)
+/*
+ * The entry at @call_site's home slot in the hash: its own, another's, or
+ * (a vacant slot) one of call site 0 and SA_FAST_NONE that no allocation
+ * passes, so that the fast path makes no NULL test.  Fields are read
+ * through the pointer: an address dependency.
+ */
+static __always_inline struct sa_site *sa_site_home(unsigned long call_site)
 {
-	/* Fields are read through the pointer: an address dependency. */
-	struct sa_site *e = READ_ONCE(sa_site_hash[h]);
-
-	if (likely(e) && likely(e->call_site == call_site))
-		return e;
-	return NULL;
+	return READ_ONCE(sa_site_hash[sa_hash(call_site, sa_site_hash_mask)]);
 }
 
-void sa_site_note_slow(struct sa_site *e, s64 live, u32 req);
+void sa_site_note_slow(struct sa_site *e, s64 live, size_t req);
 void sa_site_uncount_size(struct sa_site *e, u32 req);
 
 /* Count an allocation at @e; returns the site's live bytes after it. */
@@ -332,16 +337,25 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 
 /*
  * After an allocation of @req bytes left @live bytes live: raise the peak;
- * unless the site only ever had requests of @req bytes, count its size and
- * widen the extremes.  When does not matter, so callers do it last (a
- * tail call).
+ * unless the request is of the site's first size since the reset, count
+ * its size and widen the extremes.  When does not matter, so callers do
+ * it last (a tail call).  @req is compared as the probe received it.
  */
 static __always_inline void sa_site_note(struct sa_site *e, s64 live,
-					 u32 req)
+					 size_t req)
 {
-	if (unlikely(live > atomic64_read(&e->peak)) ||
-	    unlikely(READ_ONCE(e->req_range) != sa_req_range(req, req)))
-		sa_site_note_slow(e, live, req);
+	if (unlikely(live > atomic64_read(&e->peak)))
+		goto slow;
+	/*
+	 * A plain load of .first_req, folded into the compare: any value it
+	 * held, or a mix of two (whose upper halves are zero or all ones),
+	 * equals @req only if @req is a first size.
+	 */
+	if (unlikely(req != data_race(e->first_req)))
+		goto slow;
+	return;
+slow:
+	sa_site_note_slow(e, live, req);
 }
 
 /* Take back an allocation counted at @e that was reported twice. */
@@ -404,12 +418,32 @@ static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
 }
 
 /*
+ * Index of @key in @b, or SA_BUCKET_KEYS, where @key is expected: each key
+ * read once, by a marked load, which decides.
+ */
+static __always_inline unsigned long sa_bucket_find_hit(struct sa_bucket *b,
+							unsigned long key)
+{
+	unsigned long j;
+
+#pragma GCC unroll 8
+	for (j = 0; j < SA_BUCKET_KEYS; j++) {
+		if (READ_ONCE(b->key[j]) == key) {
+			/* Pairs with the release that published the key. */
+			smp_rmb();
+			break;
+		}
+	}
+	return j;
+}
+
+/*
  * The value of key @j of bucket @h: the same as &sa_vals[h * KEYS + j].
  * The bucket's stride is a variable so that it costs one multiplication,
  * not the chain of shifts and adds a constant would be turned into.
  */
 static __always_inline struct sa_objval *sa_val_at(unsigned long h,
-						   unsigned int j)
+						   unsigned long j)
 {
 	struct sa_objval *vals = (void *)((char *)sa_vals +
 					  h * sa_vals_stride);
@@ -447,9 +481,9 @@ static __always_inline s64 sa_obj_publish(unsigned long *keyp,
 static __always_inline void sa_obj_release(unsigned long *keyp,
 					   const struct sa_objval *val)
 {
-	u32 site = val->site;
-	u32 bytes_alloc = val->bytes_alloc;
-	u32 bytes_req = READ_ONCE(val->bytes_req);
+	unsigned long site = val->site;
+	unsigned long bytes_alloc = val->bytes_alloc;
+	unsigned long bytes_req = val->bytes_req;
 
 	/* The value is read before the slot is free to be claimed. */
 	smp_store_release(keyp, 0);
@@ -474,9 +508,11 @@ void sa_account_recharge(const void *ptr, unsigned long call_site);
 /*
  * An allocation.  The common case, done here: a known site of the same
  * kind, the pointer not in the table, nothing spilled from its home
- * bucket, a free slot there.  No call but tail calls: the probe needs no
- * registers saved.  Everything else goes to the slow path before any
- * change.  @s is NULL for kmalloc, the cache or SA_CACHE_UNKNOWN.
+ * bucket, a free slot there.  No call but tail calls, and few enough
+ * values live at once that the probe saves no register (the code is
+ * shaped for that: check the disassembly after a change).  Everything else
+ * goes to the slow path before any change.  @s is NULL for kmalloc, the
+ * cache or SA_CACHE_UNKNOWN.
  */
 static __always_inline void sa_account_alloc(unsigned long call_site,
 					     const void *ptr, size_t bytes_req,
@@ -485,34 +521,50 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 {
 	unsigned long key = (unsigned long)ptr;
 	struct sa_bucket *home;
+	struct sa_objval *val;
+	unsigned long *keyp;
 	struct sa_site *e;
 	unsigned long h;
-	unsigned int j;
 	s64 live;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		goto slow;
-	e = sa_site_lookup(call_site, sa_hash(call_site, sa_site_hash_mask));
-	if (unlikely(!e) || unlikely(READ_ONCE(e->fast) != s))
+	e = sa_site_home(call_site);
+	if (unlikely(e->call_site != call_site))
+		goto slow;
+	/*
+	 * .fast by a plain load the compiler folds into the compare: used
+	 * once, any value it held lets pass only what needs no note.
+	 */
+	if (unlikely(data_race(e->fast) != s))
 		goto slow;
 	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
 	if (unlikely(sa_bucket_find(home, key) < SA_BUCKET_KEYS) ||
 	    unlikely(atomic_long_read(&home->spill)))
-		goto slow;
-	for (j = 0; j < SA_BUCKET_KEYS; j++)
-		if (!READ_ONCE(home->key[j]))
-			break;
-	if (unlikely(j == SA_BUCKET_KEYS) ||
-	    unlikely(cmpxchg(&home->key[j], 0, SA_KEY_BUSY)))
-		goto slow;
+		goto slow_known;
+	/* The first free slot, by a pointer: home and index die here. */
+	for (keyp = home->key; READ_ONCE(*keyp); keyp++)
+		if (unlikely(keyp == &home->key[SA_BUCKET_KEYS - 1]))
+			goto slow_known;
+	val = sa_val_at(h, keyp - home->key);
+	if (unlikely(cmpxchg(keyp, 0, SA_KEY_BUSY)))
+		goto slow_known;
 	/* What was handed out is at most KMALLOC_MAX_SIZE: 32 bits. */
-	live = sa_obj_publish(&home->key[j], sa_val_at(h, j), key, e,
-			      bytes_alloc, bytes_req);
+	live = sa_obj_publish(keyp, val, key, e, bytes_alloc, bytes_req);
 	sa_site_note(e, live, bytes_req);
 	return;
 slow:
 	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);
+	return;
+slow_known:
+	/*
+	 * The same call site, from the entry: not kept in a register past
+	 * the site's test (a marked load, so that the compiler does not
+	 * put the argument back), the probe saves none.
+	 */
+	sa_account_alloc_slow(0, READ_ONCE(e->call_site), ptr, bytes_req,
+			      bytes_alloc, s);
 }
 
 /* A free: the object in its home bucket here, anything else slow. */
@@ -521,15 +573,14 @@ static __always_inline void sa_account_free(unsigned long call_site,
 {
 	unsigned long key = (unsigned long)ptr;
 	struct sa_bucket *home;
-	unsigned long h;
-	unsigned int j;
+	unsigned long h, j;
 
 	/* kfree(NULL): 0 and SA_KEY_BUSY would match free or busy slots. */
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		return;
 	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
-	j = sa_bucket_find(home, key);
+	j = sa_bucket_find_hit(home, key);
 	if (unlikely(j == SA_BUCKET_KEYS)) {
 		sa_account_free_slow(0, call_site, ptr);
 		return;

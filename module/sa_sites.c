@@ -26,6 +26,8 @@
 struct sa_site *sa_sites;
 struct sa_site_cold *sa_site_colds;
 struct sa_site **sa_site_hash;
+/* What a vacant hash slot points to (sa_site_lookup()): never written. */
+static struct sa_site sa_site_vacant = { .fast = SA_FAST_NONE };
 unsigned int sa_site_cap;
 unsigned long sa_site_hash_mask;
 
@@ -62,6 +64,7 @@ static int sa_alloc_pcpu(unsigned long sites)
 int sa_sites_alloc(unsigned long sites, size_t *bytes)
 {
 	unsigned int hash_bits = ilog2(roundup_pow_of_two(sites * 2));
+	unsigned long i;
 
 	/* Object values keep a site as its byte offset in 32 bits. */
 	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
@@ -84,6 +87,8 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 		sa_sites_free();
 		return -ENOMEM;
 	}
+	for (i = 0; i <= sa_site_hash_mask; i++)
+		sa_site_hash[i] = &sa_site_vacant;
 	return 0;
 }
 
@@ -168,7 +173,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 
 	for (;;) {
 		v = READ_ONCE(sa_site_hash[h]);
-		if (!v) {
+		if (v == &sa_site_vacant) {
 			if (idx < 0) {
 				idx = sa_site_reserve();
 				if (idx >= sa_site_cap) {
@@ -181,6 +186,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				e->helper = sa_helper_of(call_site);
 				e->off = (char *)e - (char *)sa_sites;
 				e->req_range = SA_REQ_NONE;
+				e->first_req = SA_FIRST_NONE;
 				/* Zeroed at load, used by no site before. */
 				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
 					  idx % SA_PCPU_BLOCK;
@@ -188,7 +194,8 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 			}
 			e = sa_site_at(idx);
 			/* A full barrier: the entry is complete when seen. */
-			if (!cmpxchg(&sa_site_hash[h], NULL, e)) {
+			if (cmpxchg(&sa_site_hash[h], &sa_site_vacant, e) ==
+			    &sa_site_vacant) {
 				/* For readers of the whole table. */
 				smp_store_release(&e->ready, 1);
 				return e;
@@ -261,11 +268,13 @@ static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 struct sa_site *sa_site_get(unsigned long call_site,
 			    const struct kmem_cache *s)
 {
-	unsigned long h = sa_hash(call_site, sa_site_hash_mask);
-	struct sa_site *e = sa_site_lookup(call_site, h);
+	struct sa_site *e = sa_site_home(call_site);
 
-	if (unlikely(!e)) {
-		e = sa_site_get_slow(call_site, s, h);
+	/* A call site of 0 would find a vacant slot's entry. */
+	if (unlikely(e->call_site != call_site) ||
+	    unlikely(e == &sa_site_vacant)) {
+		e = sa_site_get_slow(call_site, s,
+				     sa_hash(call_site, sa_site_hash_mask));
 		if (unlikely(!e))
 			return NULL;
 	}
@@ -321,12 +330,14 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 }
 
 /*
- * Raise the peak of @e to @live if it is higher; unless the site had only
- * requests of @req bytes, count this one by its size and widen the
- * extremes to it.
+ * Raise the peak of @e to @live if it is higher; unless @req is the size
+ * of the site's first request since the reset, count this one by its size
+ * and widen the extremes to it.
  */
-noinline void sa_site_note_slow(struct sa_site *e, s64 live, u32 req)
+noinline void sa_site_note_slow(struct sa_site *e, s64 live,
+				size_t bytes_req)
 {
+	u32 req = bytes_req;	/* at most KMALLOC_MAX_SIZE */
 	s64 peak = atomic64_read(&e->peak);
 
 	while (live > peak) {
@@ -337,10 +348,10 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 live, u32 req)
 		peak = old;
 	}
 	/*
-	 * Here for the peak only: the site had only requests of @req bytes
-	 * (the hot path's test, again), so the size is not counted either.
+	 * Here for the peak only: a request of the first size (the hot
+	 * path's test, again) is not counted by size either.
 	 */
-	if (READ_ONCE(e->req_range) == sa_req_range(req, req))
+	if (req == READ_ONCE(e->first_req))
 		return;
 	atomic64_inc(&e->sizes[sa_size_bucket(req)]);
 	sa_site_widen(e, req);
@@ -444,13 +455,14 @@ static void sa_site_sizes_reset(struct sa_site *e)
 	unsigned int i;
 
 	WRITE_ONCE(e->req_range, SA_REQ_NONE);
+	WRITE_ONCE(e->first_req, SA_FIRST_NONE);
 	for (i = 0; i < SA_SIZE_BUCKETS; i++)
 		atomic64_set(&e->sizes[i], 0);
 }
 
 void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 {
-	u64 range = READ_ONCE(e->req_range);
+	u64 range = READ_ONCE(e->req_range), req;
 	unsigned int i, first;
 	s64 n[SA_SIZE_BUCKETS], rest = allocs;
 
@@ -460,7 +472,9 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 		return;		/* no request since the last reset */
 	z->min = lower_32_bits(range);
 	z->max = upper_32_bits(range);
-	first = sa_size_bucket(READ_ONCE(e->first_req));
+	/* Not written yet only while the first requests run: any size seen. */
+	req = READ_ONCE(e->first_req);
+	first = sa_size_bucket(req == SA_FIRST_NONE ? z->min : req);
 	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
 		n[i] = atomic64_read(&e->sizes[i]);
 		if (i != first)
