@@ -8,14 +8,17 @@
  *    header ends with inline helpers that dereference struct slab, which
  *    only mm/slab.h defines: this file, and only this file, gives those
  *    unused helpers a minimal struct slab so that the header compiles;
- *  - it is private (6.8 on): Kbuild reads the offsets of its size and name
- *    from the kernel's BTF with pahole (SA_KC_SIZE_OFF, SA_KC_NAME_OFF);
- *    the object size comes from kmem_cache_size().
+ *  - it is private (6.8 on): Kbuild reads the offsets of its size, name
+ *    and object size from the kernel's BTF with pahole (SA_KC_SIZE_OFF,
+ *    SA_KC_NAME_OFF, SA_KC_OBJSIZE_OFF); without the last, the object size
+ *    comes from kmem_cache_size().
  *
- * The accessors are out of line so the rest of the module never sees
- * these definitions.  Offsets taken from a BTF are checked at load on a
- * cache of known size and name (sa_kmem_cache_check()): a BTF of another
- * build of the kernel must not make the probes read garbage.
+ * The rest of the module never sees these definitions: it reads the two
+ * sizes at the offsets Kbuild found (inline, sa_kmem_cache.h), checked
+ * here at compile time against the public structure, and the name through
+ * this file.  Offsets taken from a BTF are checked at load on a cache of
+ * known size and name (sa_kmem_cache_check()): a BTF of another build of
+ * the kernel must not make the probes read garbage.
  */
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -38,6 +41,14 @@ static inline void *slab_address(const struct slab *slab)
 
 #include "sa_kmem_cache.h"
 
+#if defined(SA_KC_SIZE_OFF) && defined(SA_KC_OBJSIZE_OFF)
+/* The offsets Kbuild had the compiler print for the inline accessors. */
+static_assert(offsetof(struct kmem_cache, size) == SA_KC_SIZE_OFF);
+static_assert(offsetof(struct kmem_cache, object_size) == SA_KC_OBJSIZE_OFF);
+static_assert(sizeof(((struct kmem_cache *)0)->size) == sizeof(unsigned int));
+static_assert(sizeof(((struct kmem_cache *)0)->object_size) ==
+	      sizeof(unsigned int));
+#else
 unsigned int sa_cache_size(const struct kmem_cache *s)
 {
 	return s->size;
@@ -47,6 +58,7 @@ unsigned int sa_cache_object_size(const struct kmem_cache *s)
 {
 	return s->object_size;
 }
+#endif
 
 const char *sa_cache_name(const struct kmem_cache *s)
 {
@@ -70,6 +82,7 @@ int sa_kmem_cache_check(void)
 
 #include "sa_kmem_cache.h"
 
+#ifndef SA_KC_OBJSIZE_OFF
 unsigned int sa_cache_size(const struct kmem_cache *s)
 {
 	return *(const unsigned int *)((const char *)s + SA_KC_SIZE_OFF);
@@ -79,6 +92,7 @@ unsigned int sa_cache_object_size(const struct kmem_cache *s)
 {
 	return kmem_cache_size((struct kmem_cache *)s);
 }
+#endif
 
 const char *sa_cache_name(const struct kmem_cache *s)
 {
@@ -101,7 +115,7 @@ int sa_kmem_cache_check(void)
 	/* A constructor keeps the cache from being merged with another. */
 	struct kmem_cache *c = kmem_cache_create(SA_CHECK_NAME, SA_CHECK_SIZE,
 						 0, 0, sa_check_ctor);
-	unsigned int size = 0;
+	unsigned int size = 0, object_size = 0;
 	const char *name = NULL;
 	char buf[sizeof(SA_CHECK_NAME) + 1] = "";
 	int ret = 0;
@@ -115,6 +129,17 @@ int sa_kmem_cache_check(void)
 		       SA_KC_SIZE_OFF, size, SA_CHECK_SIZE);
 		ret = -EINVAL;
 	}
+#ifdef SA_KC_OBJSIZE_OFF
+	if (!ret &&
+	    (copy_from_kernel_nofault(&object_size,
+				      (char *)c + SA_KC_OBJSIZE_OFF,
+				      sizeof(object_size)) ||
+	     object_size != SA_CHECK_SIZE)) {
+		pr_err("struct kmem_cache: the object size at offset %d reads %u for a cache of %u-byte objects\n",
+		       SA_KC_OBJSIZE_OFF, object_size, SA_CHECK_SIZE);
+		ret = -EINVAL;
+	}
+#endif
 #ifdef SA_KC_NAME_OFF
 	if (!ret &&
 	    (copy_from_kernel_nofault(&name, (char *)c + SA_KC_NAME_OFF,
