@@ -23,6 +23,10 @@
  *			READ_ONCE() and reach the entry through that pointer
  *			(address dependency); readers of the whole table use
  *			sa_site.ready (smp_store_release / smp_load_acquire).
+ *			A vacant slot points to sa_site_vacant (sa_sites.c:
+ *			call site 0, .fast SA_FAST_NONE, never written), so
+ *			that the fast path needs no NULL test and passes no
+ *			allocation there; sa_site_get() tests it by identity.
  * sa_site.type, .cache	bits only added, a cache only replaced by one of
  *			the same name (sa_site_note_type()); .fast is derived
  *			from them and only ever holds a value the site once
@@ -53,22 +57,27 @@
  *			reset sets it to live_alloc under sa_ctl_lock.
  * sa_site.req_range	the smallest and largest request (32 bits each),
  *			widened by a cmpxchg loop after the allocation is
- *			counted; reset empties it under sa_ctl_lock.  From
- *			empty to one size, .first_req is written after it;
- *			reset sets .first_req to SA_FIRST_NONE after it.
+ *			counted; reset empties it under sa_ctl_lock.
+ * sa_site.first_req	SA_FIRST_NONE, then set once by cmpxchg by the
+ *			allocation that took the range from empty to one
+ *			size (after the range).  Reset sets it back before it
+ *			empties the range (smp_wmb): an allocation that finds
+ *			the range empty sets it again.  The hot path reads it
+ *			plainly, once (sa_site_note()).
  * sa_site.sizes[]	atomic64 counts by size of the requests not of
  *			.first_req bytes (the hot path's one compare; the
  *			first request itself is counted too), less those
  *			taken back (may go below zero).  Every request not
- *			counted was of .first_req bytes, which the range
- *			holds since it was written, so allocs - the other
- *			buckets is its bucket's count: exact when the site
- *			is quiet, never shown below zero.  Reset zeroes them.
+ *			counted was of .first_req bytes, which the file adds
+ *			to the range, so allocs - the other buckets is its
+ *			bucket's count: exact when the site is quiet; busy,
+ *			no count below zero and their sum allocs
+ *			(sa_site_sizes()).  Reset zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
- *			address.  Claimed by cmpxchg(0 -> BUSY); the value
- *			written; the site counted; then the key published
+ *			address.  Claimed by cmpxchg(0 -> BUSY); the site
+ *			counted; the value written; then the key published
  *			with smp_store_release().  Lookups decide a match
  *			with READ_ONCE(key) (after a plain filter load where
  *			a miss is expected) and smp_rmb() before reading the
@@ -77,14 +86,20 @@
  *			the value is read before the slot can be claimed
  *			again.  A free that finds its object was counted
  *			after the allocation that published it (the key's
- *			release/acquire chain), so a site's frees never
- *			exceed its allocs.
+ *			release, the lookup's READ_ONCE() with smp_rmb() and
+ *			the control dependency of the match before the
+ *			free's stores), so a site's frees never exceed its
+ *			allocs.
  * sa_bucket.spill	atomic: objects homed here and stored in the next
  *			buckets; raised before such a key is published,
  *			lowered after it is released.
- * sa_objval.bytes_req, .site	besides the publish above, changed by an
- *			in-place resize or a recharge (krealloc), which the
- *			object's owner makes while no free of it can run.
+ * sa_objval		besides the publish above, changed in place only
+ *			while no free of the object can run, so a free reads
+ *			it plainly: .bytes_req by an in-place resize and
+ *			.site by a recharge (krealloc's, by the object's
+ *			owner), all fields by an allocation that finds its
+ *			pointer still in the table (sa_obj_missed(), before
+ *			the allocator's caller has the object).
  * sa_objval.born	written with the value, before the key.  The detail
  *			file's scan reads a key, smp_rmb(), the value,
  *			smp_rmb(), the key again: the value belongs to that
@@ -146,9 +161,11 @@ struct sa_site_pcpu {
 };
 
 /*
- * A site is two cache lines: what every allocation at it reads (the key,
- * the kind of allocation the fast path accepts, its per-CPU counters) and
- * the one counter all CPUs write, live bytes, which an exact peak needs.
+ * A site's first cache line holds what every allocation at it reads (the
+ * key, the kind of allocation the fast path accepts, its per-CPU
+ * counters); the next what all CPUs write: live bytes (one atomic, which
+ * an exact peak needs), the peak, then the request sizes (three 64-byte
+ * lines in all).
  */
 struct sa_site {
 	unsigned long call_site;
@@ -176,8 +193,8 @@ struct sa_site {
 	atomic64_t peak;		/* of live_alloc, since the last reset */
 	/*
 	 * Requests since the last reset: the smallest and the largest
-	 * (sa_req_range()), the first, and counts by size of those the hot
-	 * path did not find equal to both extremes (sa_site_sizes()).
+	 * (sa_req_range()), the first size, and counts by size of those not
+	 * of the first size (sa_site_sizes()).
 	 */
 	u64 req_range;
 	u64 first_req;			/* SA_FIRST_NONE before the first */
@@ -230,7 +247,7 @@ DECLARE_PER_CPU(struct sa_stats, sa_stats);
 /* The call-site table (sa_sites.c). */
 extern struct sa_site *sa_sites;
 extern struct sa_site_cold *sa_site_colds;
-/* Open addressing; a free slot points to an entry no call site matches. */
+/* Open addressing; a vacant slot points to sa_site_vacant (notes above). */
 extern struct sa_site **sa_site_hash;
 extern unsigned int sa_site_cap;
 extern unsigned long sa_site_hash_mask;
@@ -319,7 +336,7 @@ static __always_inline struct sa_site *sa_site_home(unsigned long call_site)
 	return READ_ONCE(sa_site_hash[sa_hash(call_site, sa_site_hash_mask)]);
 }
 
-void sa_site_note_slow(struct sa_site *e, s64 live, size_t req);
+void sa_site_note_slow(struct sa_site *e, s64 live, size_t bytes_req);
 void sa_site_uncount_size(struct sa_site *e, u32 req);
 
 /* Count an allocation at @e; returns the site's live bytes after it. */

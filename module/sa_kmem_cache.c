@@ -15,10 +15,11 @@
  *
  * The rest of the module never sees these definitions: it reads the two
  * sizes at the offsets Kbuild found (inline, sa_kmem_cache.h), checked
- * here at compile time against the public structure, and the name through
- * this file.  Offsets taken from a BTF are checked at load on a cache of
- * known size and name (sa_kmem_cache_check()): a BTF of another build of
- * the kernel must not make the probes read garbage.
+ * here at compile time against the public structure, or through this file
+ * where Kbuild found no object size offset; the name always through it.
+ * Offsets taken from a BTF are checked at load on a cache of known size
+ * and name (sa_kmem_cache_check()): a BTF of another build of the kernel
+ * must not make the probes read garbage.
  */
 #include <linux/stddef.h>
 #include <linux/types.h>

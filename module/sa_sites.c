@@ -26,8 +26,17 @@
 struct sa_site *sa_sites;
 struct sa_site_cold *sa_site_colds;
 struct sa_site **sa_site_hash;
-/* What a vacant hash slot points to (sa_site_lookup()): never written. */
-static struct sa_site sa_site_vacant = { .fast = SA_FAST_NONE };
+/*
+ * What a vacant hash slot points to (sa_site_home()): call site 0 and a
+ * fast key no allocation has, never written.  Its counters are real, so
+ * that a mistake would count into them rather than at per-CPU offset 0.
+ */
+static DEFINE_PER_CPU(struct sa_site_pcpu, sa_vacant_pcpu);
+static struct sa_site sa_site_vacant = {
+	.fast = SA_FAST_NONE,
+	.pcpu = &sa_vacant_pcpu,
+};
+
 unsigned int sa_site_cap;
 unsigned long sa_site_hash_mask;
 
@@ -324,9 +333,14 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 			break;
 		cur = old;
 	}
-	/* From none to one size: the size the hot path takes as known. */
+	/*
+	 * From none to one size: the size the hot path takes as known.  Only
+	 * where none is set: a writer held up across a reset does not replace
+	 * the first size of the next period (sa_site_sizes() shows the range
+	 * with it, whichever it is).
+	 */
 	if (cur == SA_REQ_NONE)
-		WRITE_ONCE(e->first_req, req);
+		cmpxchg(&e->first_req, SA_FIRST_NONE, (u64)req);
 }
 
 /*
@@ -454,17 +468,22 @@ static void sa_site_sizes_reset(struct sa_site *e)
 {
 	unsigned int i;
 
-	WRITE_ONCE(e->req_range, SA_REQ_NONE);
+	/*
+	 * The first size before the range: an allocation that finds the
+	 * range empty after this sets the first size again.
+	 */
 	WRITE_ONCE(e->first_req, SA_FIRST_NONE);
+	/* Pairs with the full barrier of sa_site_widen()'s cmpxchg64(). */
+	smp_wmb();
+	WRITE_ONCE(e->req_range, SA_REQ_NONE);
 	for (i = 0; i < SA_SIZE_BUCKETS; i++)
 		atomic64_set(&e->sizes[i], 0);
 }
 
 void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 {
-	u64 range = READ_ONCE(e->req_range), req;
+	u64 range = READ_ONCE(e->req_range), req, left = allocs;
 	unsigned int i, first;
-	s64 n[SA_SIZE_BUCKETS], rest = allocs;
 
 	lockdep_assert_held(&sa_ctl_lock);
 	memset(z, 0, sizeof(*z));
@@ -472,20 +491,34 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 		return;		/* no request since the last reset */
 	z->min = lower_32_bits(range);
 	z->max = upper_32_bits(range);
-	/* Not written yet only while the first requests run: any size seen. */
+	/*
+	 * Not set only while a site's first requests run (or after a reset
+	 * raced them): any size seen.  Requests of the first size may not
+	 * have widened the range (one left over from before a reset): it
+	 * holds that size too.
+	 */
 	req = READ_ONCE(e->first_req);
-	first = sa_size_bucket(req == SA_FIRST_NONE ? z->min : req);
-	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
-		n[i] = atomic64_read(&e->sizes[i]);
-		if (i != first)
-			rest -= n[i];
+	if (req == SA_FIRST_NONE) {
+		req = z->min;
+	} else {
+		z->min = min_t(u32, z->min, req);
+		z->max = max_t(u32, z->max, req);
 	}
-	/* Busy, the readings may be skewed: never below zero. */
+	first = sa_size_bucket(req);
+	/*
+	 * The first size's bucket is what the others leave of allocs.  Busy
+	 * (or with allocations taken back across a reset) the readings may
+	 * be skewed: no count below zero, their sum allocs.
+	 */
 	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
-		s64 v = i == first ? rest : n[i];
+		s64 v = atomic64_read(&e->sizes[i]);
 
-		z->count[i] = v > 0 ? v : 0;
+		if (i == first || v <= 0)
+			continue;
+		z->count[i] = min_t(u64, v, left);
+		left -= z->count[i];
 	}
+	z->count[first] = left;
 }
 
 void sa_sites_reset(void)
