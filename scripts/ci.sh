@@ -146,7 +146,7 @@ build_row() {	# build_row test|demo
 	# Where struct kmem_cache's offsets come from BTF: a module built with
 	# them shifted, as another build's BTF would give (sa_layout_test
 	# wants it refused at load).
-	local kc ksize kname
+	local kc ksize kname kobj
 	kc=$(grep -ho 'SA_KC_SIZE_OFF=[0-9]* -DSA_KC_NAME_OFF=[0-9]*' \
 		"$out/build-module.log" | head -n 1) || true
 	if [ "$mode" = test ] && [ -n "$kc" ]; then
@@ -158,6 +158,16 @@ build_row() {	# build_row test|demo
 			SA_KC_SIZE=$((ksize + 8)) SA_KC_NAME=$((kname + 8))
 		mkdir -p "$out/rootfs/lib/slab_account/badbtf"
 		cp "$out/badbtf/slab_account.ko" "$out/rootfs/lib/slab_account/badbtf/"
+		# The same with only the object size's offset wrong.
+		kobj=$(grep -ho 'SA_KC_OBJSIZE_OFF=[0-9]*' \
+			"$out/build-module.log" | head -n 1) || true
+		if [ -n "$kobj" ]; then
+			kbuild "$out/src" "$out/badobj" "$out/build-badobj.log" \
+				SA_KC_OBJSIZE=$((${kobj#*=} + 8))
+			mkdir -p "$out/rootfs/lib/slab_account/badobj"
+			cp "$out/badobj/slab_account.ko" \
+				"$out/rootfs/lib/slab_account/badobj/"
+		fi
 	fi
 	log "building sa_test.ko for $KVER (W=1)"
 	kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"

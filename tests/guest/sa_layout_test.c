@@ -3,8 +3,9 @@
  * struct kmem_cache's layout taken from a BTF that is not the running
  * kernel's: the module must refuse to load, say why, and not touch the
  * allocator (the console checks find any splat).  make check builds such
- * a module (badbtf/slab_account.ko: the offsets shifted) for kernels whose
- * struct kmem_cache is private; elsewhere there is nothing to get wrong.
+ * modules for kernels whose struct kmem_cache is private (badbtf/: the
+ * offsets of the size and name shifted; badobj/: only the object size's);
+ * elsewhere there is nothing to get wrong.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,6 +62,21 @@ TEST_F(layout, wrong_btf_is_refused)
 	EXPECT_FALSE(sa_module_loaded("slab_account"));
 	EXPECT_TRUE(logged("is not this kernel's"));
 	/* The right one still loads. */
+	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+}
+
+TEST_F(layout, wrong_object_size_is_refused)
+{
+	char ko[4096];
+
+	snprintf(ko, sizeof(ko), "%s/badobj/slab_account.ko", sa_ko_dir());
+	if (access(ko, R_OK))
+		SKIP(return, "no badobj/slab_account.ko: struct kmem_cache is public here");
+	if (sa_module_loaded("slab_account"))
+		ASSERT_EQ(0, sa_module_unload("slab_account"));
+	EXPECT_EQ(EINVAL, sa_module_load("badobj/slab_account", NULL));
+	EXPECT_FALSE(sa_module_loaded("slab_account"));
+	EXPECT_TRUE(logged("the object size at offset"));
 	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
 }
 
