@@ -58,21 +58,25 @@
  * sa_site.req_range	the smallest and largest request (32 bits each),
  *			widened by a cmpxchg loop after the allocation is
  *			counted; reset empties it under sa_ctl_lock.
- * sa_site.first_req	SA_FIRST_NONE, then set once by cmpxchg by the
- *			allocation that took the range from empty to one
- *			size (after the range).  Reset sets it back before it
- *			empties the range (smp_wmb): an allocation that finds
- *			the range empty sets it again.  The hot path reads it
- *			plainly, once (sa_site_note()).
+ * sa_site.first_req	SA_FIRST_NONE, then set once, by cmpxchg from
+ *			none, by the allocation that took the range from
+ *			empty to one size (after the range).  Reset sets it
+ *			back before it empties the range (smp_wmb): an
+ *			allocation that finds the range empty sets it again.
+ *			One held up across a reset may set a size from before
+ *			it, whose requests then neither widen the range nor
+ *			are counted by size.  The hot path reads it plainly,
+ *			once (sa_site_note()).
  * sa_site.sizes[]	atomic64 counts by size of the requests not of
  *			.first_req bytes (the hot path's one compare; the
  *			first request itself is counted too), less those
  *			taken back (may go below zero).  Every request not
  *			counted was of .first_req bytes, which the file adds
- *			to the range, so allocs - the other buckets is its
- *			bucket's count: exact when the site is quiet; busy,
- *			no count below zero and their sum allocs
- *			(sa_site_sizes()).  Reset zeroes them.
+ *			to the range when there were such requests, so
+ *			allocs - the other buckets is its bucket's count:
+ *			exact when the site is quiet; busy, no count below
+ *			zero and their sum allocs (sa_site_sizes()).  Reset
+ *			zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's

@@ -335,9 +335,9 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 	}
 	/*
 	 * From none to one size: the size the hot path takes as known.  Only
-	 * where none is set: a writer held up across a reset does not replace
-	 * the first size of the next period (sa_site_sizes() shows the range
-	 * with it, whichever it is).
+	 * where none is set: a first size set since a reset stays.  A writer
+	 * held up across a reset may still set one from before it, where
+	 * none is set yet (sa_site_sizes() shows the range with it).
 	 */
 	if (cur == SA_REQ_NONE)
 		cmpxchg(&e->first_req, SA_FIRST_NONE, (u64)req);
@@ -482,40 +482,49 @@ static void sa_site_sizes_reset(struct sa_site *e)
 
 void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 {
-	u64 range = READ_ONCE(e->req_range), req, left = allocs;
+	u64 range = READ_ONCE(e->req_range), req = READ_ONCE(e->first_req);
+	u64 counted = 0, left = allocs;
+	s64 n[SA_SIZE_BUCKETS];
 	unsigned int i, first;
+	bool uncounted;
 
 	lockdep_assert_held(&sa_ctl_lock);
 	memset(z, 0, sizeof(*z));
-	if (range == SA_REQ_NONE)
-		return;		/* no request since the last reset */
-	z->min = lower_32_bits(range);
-	z->max = upper_32_bits(range);
+	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
+		n[i] = atomic64_read(&e->sizes[i]);
+		if (n[i] > 0)
+			counted += n[i];
+	}
 	/*
-	 * Not set only while a site's first requests run (or after a reset
-	 * raced them): any size seen.  Requests of the first size may not
-	 * have widened the range (one left over from before a reset): it
-	 * holds that size too.
+	 * Requests not counted by size are all of the first size.  It may
+	 * be one from before the reset (a writer held up across it), whose
+	 * requests then neither widen the range nor are counted: the range
+	 * holds it when such requests were made, even if still empty.
 	 */
-	req = READ_ONCE(e->first_req);
-	if (req == SA_FIRST_NONE) {
-		req = z->min;
+	uncounted = req != SA_FIRST_NONE && allocs > counted;
+	if (range == SA_REQ_NONE && !uncounted)
+		return;		/* no request since the last reset */
+	if (range != SA_REQ_NONE) {
+		z->min = lower_32_bits(range);
+		z->max = upper_32_bits(range);
 	} else {
+		z->min = U32_MAX;
+	}
+	if (uncounted) {
 		z->min = min_t(u32, z->min, req);
 		z->max = max_t(u32, z->max, req);
 	}
-	first = sa_size_bucket(req);
+	/* Not set only while a site's first requests run: any size seen. */
+	first = sa_size_bucket(req == SA_FIRST_NONE ? z->min : req);
 	/*
 	 * The first size's bucket is what the others leave of allocs.  Busy
 	 * (or with allocations taken back across a reset) the readings may
 	 * be skewed: no count below zero, their sum allocs.
 	 */
 	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
-		s64 v = atomic64_read(&e->sizes[i]);
-
-		if (i == first || v <= 0)
+		if (i == first || n[i] <= 0)
 			continue;
-		z->count[i] = min_t(u64, v, left);
+		z->count[i] = min_t(u64, n[i], left);
 		left -= z->count[i];
 	}
 	z->count[first] = left;

@@ -147,7 +147,7 @@ build_row() {	# build_row test|demo
 	# them shifted, as another build's BTF would give (sa_layout_test
 	# wants it refused at load).
 	local kc ksize kname kobj
-	kc=$(grep -ho 'SA_KC_SIZE_OFF=[0-9]* -DSA_KC_NAME_OFF=[0-9]*' \
+	kc=$(grep -ho 'SA_KC_SIZE_OFF=[0-9][0-9]* -DSA_KC_NAME_OFF=[0-9][0-9]*' \
 		"$out/build-module.log" | head -n 1) || true
 	if [ "$mode" = test ] && [ -n "$kc" ]; then
 		ksize=${kc#SA_KC_SIZE_OFF=}
@@ -159,9 +159,10 @@ build_row() {	# build_row test|demo
 		mkdir -p "$out/rootfs/lib/slab_account/badbtf"
 		cp "$out/badbtf/slab_account.ko" "$out/rootfs/lib/slab_account/badbtf/"
 		# The same with only the object size's offset wrong.
-		kobj=$(grep -ho 'SA_KC_OBJSIZE_OFF=[0-9]*' \
+		kobj=$(grep -ho 'SA_KC_OBJSIZE_OFF=[0-9][0-9]*' \
 			"$out/build-module.log" | head -n 1) || true
 		if [ -n "$kobj" ]; then
+			log "building slab_account.ko with a wrong object size offset"
 			kbuild "$out/src" "$out/badobj" "$out/build-badobj.log" \
 				SA_KC_OBJSIZE=$((${kobj#*=} + 8))
 			mkdir -p "$out/rootfs/lib/slab_account/badobj"
