@@ -42,7 +42,7 @@ static inline void *slab_address(const struct slab *slab)
 
 #include "sa_kmem_cache.h"
 
-#if defined(SA_KC_SIZE_OFF) && defined(SA_KC_OBJSIZE_OFF)
+#ifdef SA_KC_SIZES_INLINE
 /* The offsets Kbuild had the compiler print for the inline accessors. */
 static_assert(offsetof(struct kmem_cache, size) == SA_KC_SIZE_OFF);
 static_assert(offsetof(struct kmem_cache, object_size) == SA_KC_OBJSIZE_OFF);
@@ -83,7 +83,7 @@ int sa_kmem_cache_check(void)
 
 #include "sa_kmem_cache.h"
 
-#ifndef SA_KC_OBJSIZE_OFF
+#ifndef SA_KC_SIZES_INLINE
 unsigned int sa_cache_size(const struct kmem_cache *s)
 {
 	return *(const unsigned int *)((const char *)s + SA_KC_SIZE_OFF);

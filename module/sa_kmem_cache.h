@@ -16,6 +16,7 @@ struct kmem_cache;
  * it found both; else, and the name always, out of line.
  */
 #if defined(SA_KC_SIZE_OFF) && defined(SA_KC_OBJSIZE_OFF)
+#define SA_KC_SIZES_INLINE
 static __always_inline unsigned int sa_cache_size(const struct kmem_cache *s)
 {
 	return *(const unsigned int *)((const char *)s + SA_KC_SIZE_OFF);

@@ -504,12 +504,9 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 	uncounted = req != SA_FIRST_NONE && allocs > counted;
 	if (range == SA_REQ_NONE && !uncounted)
 		return;		/* no request since the last reset */
-	if (range != SA_REQ_NONE) {
-		z->min = lower_32_bits(range);
-		z->max = upper_32_bits(range);
-	} else {
-		z->min = U32_MAX;
-	}
+	/* Empty (SA_REQ_NONE), min > max: a first size folded in is both. */
+	z->min = lower_32_bits(range);
+	z->max = upper_32_bits(range);
 	if (uncounted) {
 		z->min = min_t(u32, z->min, req);
 		z->max = max_t(u32, z->max, req);
