@@ -49,7 +49,6 @@
 
 static char root[64];
 
-
 static void tpath(char *buf, size_t len, const char *rel)
 {
 	snprintf(buf, len, "%s/%s", root, rel);
@@ -84,7 +83,6 @@ static int kmem_enabled(const char *ev)
 	snprintf(rel, sizeof(rel), "events/kmem/%s/enable", ev);
 	return tread1(rel) == '1';
 }
-
 
 /* The kernel log's time of its first record holding @what (us), or -1. */
 static long long kmsg_usecs(const char *what)

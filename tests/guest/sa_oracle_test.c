@@ -57,7 +57,6 @@
 
 static char trace_root[64];
 
-
 static void inst_path(char *buf, size_t len, const char *rel)
 {
 	snprintf(buf, len, "%s/instances/" INSTANCE "%s%s", trace_root,
