@@ -1853,7 +1853,7 @@ static void timestamp(char *buf, size_t n)
 	gettimeofday(&tv, NULL);
 	gmtime_r(&tv.tv_sec, &tm);
 	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, n, "%s.%03dZ", s, (int)(tv.tv_usec / 1000));
+	snprintf(buf, n, "%s.%03uZ", s, (unsigned int)(tv.tv_usec / 1000) % 1000);
 }
 
 /*
