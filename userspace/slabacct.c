@@ -159,7 +159,10 @@ static void fmt_num(char *buf, size_t n, struct num v, int bytes, int hum,
 		human(digits, sizeof(digits), v.mag);
 	else
 		snprintf(digits, sizeof(digits), "%" PRIu64, v.mag);
-	snprintf(buf, n, "%s%s", sign, digits);
+	/* (Not snprintf: some targets' gcc warns it may truncate.) */
+	buf[0] = '\0';
+	strncat(buf, sign, n - 1);
+	strncat(buf, digits, n - 1 - strlen(buf));
 }
 
 /* ---- the rows to show: a file's rows, or the deltas of two files ---- */
