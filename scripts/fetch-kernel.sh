@@ -45,13 +45,15 @@ if [ -f "$envf" ] && [ "${SA_OFFLINE:-0}" = 1 ]; then
 fi
 
 # Architectures the project builds for and boots (run-qemu.sh): this
-# machine's, and arm64 from amd64.
+# machine's, and from amd64 arm64, armhf (32-bit ARM) and riscv64.
 host_arch=$(dpkg --print-architecture)
 cross="" karch=""
 case "$arch" in
 "$host_arch") ;;
 arm64) cross=aarch64-linux-gnu- karch=arm64 ;;
-*) die "$arch kernels are not supported here (this machine's $host_arch, and arm64)" ;;
+armhf) cross=arm-linux-gnueabihf- karch=arm ;;
+riscv64) cross=riscv64-linux-gnu- karch=riscv ;;
+*) die "$arch kernels are not supported here (this machine's $host_arch, arm64, armhf and riscv64)" ;;
 esac
 
 optstr=$(sa_apt_opts "$suite" "$arch")

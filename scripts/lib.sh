@@ -102,11 +102,45 @@ sa_apt_opts() {
 	     "-o APT::Sandbox::User=root"
 }
 
+# A mirror being synced serves lists that fail apt's size or hash check
+# ("Mirror sync in progress?"): such an update is tried again, up to
+# $SA_APT_TRIES times (3) half a minute apart, each bounded to 5 minutes;
+# then it fails with apt's message.  When only the security archive's
+# lists fail (seen for days on armhf and riscv64), the main archive's are
+# used alone at once, said.  Its output is the last attempt's.
 sa_apt_update() {
-	local lock="$SA_CACHE/apt/$1-$2.lock"
+	local lock="$SA_CACHE/apt/$1-$2.lock" tries=${SA_APT_TRIES:-3} i out rc
 	shift 2
 	mkdir -p "$SA_CACHE/apt"
-	flock "$lock" apt-get "$@" update 2>&1
+	for ((i = 1; ; i++)); do
+		rc=0
+		out=$(timeout 300 flock "$lock" apt-get -o Acquire::Retries=2 \
+			-o Acquire::http::Timeout=60 "$@" update 2>&1) || rc=$?
+		if [ $rc -eq 0 ] && ! grep -q '^[WE]: Failed to fetch' <<< "$out"; then
+			printf '%s\n' "$out"
+			return 0
+		fi
+		# Only the security archive's lists failed: the main archive's
+		# are complete, and apt uses them alone.
+		if grep -q '^[WE]: Failed to fetch' <<< "$out" &&
+		   ! grep '^[WE]: Failed to fetch' <<< "$out" |
+		     grep -qv -- '-security/'; then
+			log "warning: the security archive's lists failed apt's check (Mirror sync in progress?): using the main archive's alone"
+			grep -v '^[WE]: \(Failed to fetch\|Some index files\)' <<< "$out"
+			return 0
+		fi
+		if [ "$i" -ge "$tries" ]; then
+			printf '%s\n' "$out"
+			log "apt-get update failed $i times (exit $rc)"
+			return 1
+		fi
+		if grep -q 'Mirror sync in progress' <<< "$out"; then
+			log "the mirror is being synced (apt: Mirror sync in progress?): trying again in 30 s ($i of $tries)"
+		else
+			log "apt-get update failed (exit $rc): trying again in 30 s ($i of $tries)"
+		fi
+		sleep 30
+	done
 }
 
 sa_apt_download() {
@@ -162,6 +196,43 @@ sa_kernel_cc() {
 	*) name=gcc-$((ver / 10000)) ;;
 	esac
 	echo "$name $((ver / 10000)) $text"
+}
+
+# sa_linux_source SUITE PKGVER KVER: the full tree of Debian's
+# linux-source-<x.y> (x.y from KVER) at version PKGVER of SUITE, unpacked
+# once under $SA_CACHE/src/PKGVER (the ~140 MB package is deleted after),
+# shared by whatever builds kernels of that version; prints its path.
+# One process at a time unpacks it (flock).
+sa_linux_source() {
+	local suite=$1 pkgver=$2 major dir tree deb
+	major=$(echo "$3" | cut -d. -f1-2)
+	dir="$SA_CACHE/src/$pkgver"
+	tree="$dir/linux-source-$major"
+	mkdir -p "$dir"
+	(
+		flock 9
+		[ -f "$tree/.sa-unpacked" ] && exit 0
+		rm -rf "$dir/deb" "$tree"
+		log "the kernel's sources: linux-source-$major $pkgver (about 140 MB, the full tree)"
+		deb=$(sa_apt_download "$suite" amd64 "linux-source-$major" "$pkgver" "$dir/deb")
+		log "unpacking the full tree into $dir"
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -xO "./usr/src/linux-source-$major.tar.xz" | xz -dc -T0 |
+			tar -x -C "$dir"
+		rm -rf "$dir/deb"
+		[ -f "$tree/Makefile" ] || die "no Makefile in $tree"
+		touch "$tree/.sa-unpacked"
+	) 9> "$dir.lock" >&2 || exit 1
+	echo "$tree"
+}
+
+# sa_btf_kc VMLINUX FIELD: the offset pahole gives of FIELD of struct
+# kmem_cache in VMLINUX's BTF; nothing when it has none.
+sa_btf_kc() {
+	[ -f "$1" ] && command -v pahole >/dev/null || return 0
+	pahole -C kmem_cache "$1" 2>/dev/null |
+		awk -v f="$2" '$0 ~ "[ *]" f ";" {
+			for (i = 1; i < NF; i++) if ($i == "/*") { print $(i + 1); exit } }'
 }
 
 # make against a kernel's headers in the environment they need: this

@@ -2,22 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|bench|shell
-#             --out DIR [--arch amd64|arm64] [--timeout SECS (600)]
-#             [--smp N (2)] [--mem MB (512)] [--icount] [--append ARGS]
-#             [--accel ACCEL (tcg,thread=single)]
+#             --out DIR [--arch amd64|arm64|armhf|riscv64]
+#             [--timeout SECS (600)] [--smp N (2)] [--mem MB (512)]
+#             [--icount] [--append ARGS] [--accel ACCEL]
 #
-# Boots under TCG (no KVM needed): qemu-system-x86_64, or for arm64
-# qemu-system-aarch64 -M virt; no network, no display, no reboot (a panic
-# ends the run: panic=-1).  The first serial port (the console) goes to
-# DIR/console.log, the second (KTAP from the tests) to DIR/ktap.log; the
-# arm64 virt machine has one UART, so there the guest prefixes its KTAP
-# lines with "SA_KTAP: " on the console and they are taken out of it.
+# Boots under TCG (no KVM needed): qemu-system-x86_64; for arm64
+# qemu-system-aarch64 -M virt; for armhf (32-bit ARM) qemu-system-arm -M
+# virt,highmem=off with a Cortex-A15; for riscv64 qemu-system-riscv64 -M
+# virt with OpenSBI (-bios default).  No network, no display, no reboot
+# (a panic ends the run: panic=-1).  The first serial port (the console)
+# goes to DIR/console.log, the second (KTAP from the tests) to
+# DIR/ktap.log; the virt machines have one UART, so there the guest
+# prefixes its KTAP lines with "SA_KTAP: " on the console and they are
+# taken out of it.
 # The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
 # --icount adds -icount shift=0,sleep=off (deterministic guest time).
-# All vCPUs run in one host thread by default: multi-threaded TCG kills
-# guests with an int3 Oops at kmem tracepoint sites while their static
-# keys are re-patched (text_poke_bp), which every module load and unload
-# and every ftrace event toggle does; seen without slab_account loaded.
+# The default accelerator: x86 and arm64 guests run all vCPUs in one host
+# thread (-accel tcg,thread=single): multi-threaded TCG kills x86 guests
+# with an int3 Oops at kmem tracepoint sites while their static keys are
+# re-patched (text_poke_bp), which every module load and unload and every
+# ftrace event toggle does; seen without slab_account loaded.  32-bit ARM
+# and riscv64 guests run a thread per vCPU (-accel tcg,thread=multi):
+# they patch code under stop_machine(), which with one thread for two
+# vCPUs starved RCU for minutes before init (32-bit ARM), and the
+# patching CPU is the only one running then.  --icount needs one thread.
 # In
 # demo mode the guest's own output (kernel messages left out) is streamed
 # to stdout as it comes; shell mode puts the console on this terminal
@@ -29,7 +37,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" initrd="" mode=test out="" tmo=600 smp=2 mem=512 icount=0 extra=""
-accel=tcg,thread=single
+accel=""
 arch=amd64
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -58,6 +66,11 @@ mkdir -p "$out"
 : > "$out/ktap.log"
 
 case "$arch" in
+amd64 | arm64) accel=${accel:-tcg,thread=single} ;;
+*) accel=${accel:-tcg,thread=multi} ;;
+esac
+[ $icount = 0 ] || accel=tcg,thread=single
+case "$arch" in
 amd64)
 	qemu=qemu-system-x86_64 console=ttyS0
 	args=(-accel "$accel" -serial "file:$out/console.log" -serial "file:$out/ktap.log")
@@ -65,6 +78,18 @@ amd64)
 arm64)
 	qemu=qemu-system-aarch64 console=ttyAMA0
 	args=(-M virt -cpu cortex-a57 -accel "$accel" -serial "file:$out/console.log")
+	extra="sa.ktap=console $extra"
+	;;
+armhf)
+	qemu=qemu-system-arm console=ttyAMA0
+	args=(-M virt,highmem=off -cpu cortex-a15 -accel "$accel"
+	      -serial "file:$out/console.log")
+	extra="sa.ktap=console $extra"
+	;;
+riscv64)
+	qemu=qemu-system-riscv64 console=ttyS0
+	args=(-M virt -bios default -accel "$accel"
+	      -serial "file:$out/console.log")
 	extra="sa.ktap=console $extra"
 	;;
 *) die "run-qemu.sh: no QEMU set-up for $arch" ;;
@@ -112,7 +137,7 @@ fail() {
 }
 [ $rc -ne 124 ] || fail "guest timed out after $tmo s (see $out/console.log)"
 [ $rc -eq 0 ] || fail "qemu failed ($rc)"
-if [ "$arch" = arm64 ]; then
+if [ "$arch" != amd64 ]; then
 	sed -n 's/^SA_KTAP: //p' "$out/console.log" > "$out/ktap.log"
 fi
 if [ "$mode" = shell ]; then

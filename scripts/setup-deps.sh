@@ -6,8 +6,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstrap
-      busybox-static qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-      libc6-dev-arm64-cross dwarves sparse perl python3 file
+      busybox-static qemu-system-x86 qemu-system-arm qemu-system-misc
+      qemu-system-data gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-riscv64-linux-gnu
+      libc6-dev-riscv64-cross dwarves sparse perl python3 file
       ca-certificates clang libclang-rt-14-dev dkms openssl
       prometheus chromium trace-cmd
       libbpf-dev bpftool zlib1g-dev libzstd-dev)
