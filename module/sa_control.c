@@ -25,7 +25,7 @@
 /* Serialises start, stop, reset and the file's reads (sa_core.h). */
 DEFINE_MUTEX(sa_ctl_lock);
 static bool sa_active;
-static struct sa_stats sa_base;	/* the counters at the last reset */
+static struct sa_stats_sum sa_base;	/* the counters at the last reset */
 bool sa_log_steps;		/* log_times=1, in init and exit (sa_main.c) */
 
 u64 sa_step(const char *step, u64 since)
@@ -99,14 +99,12 @@ void sa_reset(void)
 }
 
 /* Each counter only grows: read after the base, never below it. */
-void sa_stats_since_reset(struct sa_stats *st)
+void sa_stats_since_reset(struct sa_stats_sum *st)
 {
-	u64 *v = (u64 *)st;
-	const u64 *b = (const u64 *)&sa_base;
 	unsigned int i;
 
 	lockdep_assert_held(&sa_ctl_lock);
 	sa_stats_sum(st);
-	for (i = 0; i < sizeof(*st) / sizeof(u64); i++)
-		v[i] = v[i] > b[i] ? v[i] - b[i] : 0;
+	for (i = 0; i < SA_NR_STATS; i++)
+		st->n[i] = st->n[i] > sa_base.n[i] ? st->n[i] - sa_base.n[i] : 0;
 }

@@ -24,6 +24,6 @@ bool sa_is_active(void);
 extern bool sa_log_steps;
 u64 sa_step(const char *step, u64 since);
 /* The global event counters since the last reset. */
-void sa_stats_since_reset(struct sa_stats *st);
+void sa_stats_since_reset(struct sa_stats_sum *st);
 
 #endif /* SLAB_ACCOUNT_CONTROL_H */

@@ -32,19 +32,23 @@
  *			from them and only ever holds a value the site once
  *			had, so a stale read lets pass only allocations that
  *			need no note.
- * sa_site.pcpu->*	per-CPU, only grow but bytes_req, which an in-place
- *			resize moves by its difference (signed, modulo 2^64),
- *			and an allocation taken back from a site: reported
- *			twice (large kmallocs on 6.10+) or recharged to the
- *			caller of krealloc() (sa_site_uncount_alloc()).
- *			An allocation adds allocs, bytes_alloc, bytes_req in
- *			that order before the object is published; a free
- *			adds freed_req then frees after taking the object out.
- *			sa_site_sum() reads frees before allocs (smp_rmb) and
- *			bytes_req before bytes_alloc; sa_site_view() then
+ * sa_site.pcpu->*	per-CPU (sa_count_t, sa_arch.h: whole on 32-bit
+ *			kernels too), only grow but bytes_req, which an
+ *			in-place resize moves by its difference (signed,
+ *			modulo 2^64), and an allocation taken back from a
+ *			site: reported twice (large kmallocs on 6.10+) or
+ *			recharged to the caller of krealloc()
+ *			(sa_site_uncount_alloc()).  An allocation adds allocs,
+ *			bytes_alloc, bytes_req in that order before the object
+ *			is published; a free adds freed_req then frees after
+ *			taking the object out.  Every probe runs with
+ *			preemption off, so one event's updates are all on one
+ *			CPU.  sa_site_sum() reads frees before allocs (smp_rmb)
+ *			and bytes_req before bytes_alloc; sa_site_view() then
  *			clamps what a busy site's skewed reading may still
  *			give (req <= total, live_req <= live, no value below
  *			zero): exact when the site is quiet, never impossible.
+ *			Reset's bases are read otherwise (sa_site_cold.base_*).
  * sa_site.helper	written before the entry is published, never after:
  *			a site in a helper has fast = SA_FAST_NONE.
  * sa_site.via		WRITE_ONCE() by allocations unwrapped to the site
@@ -55,9 +59,9 @@
  *			subtracted after it is taken out, so never negative.
  * sa_site.peak		atomic64 maximum of live_alloc (cmpxchg loop);
  *			reset sets it to live_alloc under sa_ctl_lock.
- * sa_site.req_range	the smallest and largest request (32 bits each),
- *			widened by a cmpxchg loop after the allocation is
- *			counted; reset empties it under sa_ctl_lock.
+ * sa_site.req_range	atomic64: the smallest and largest request (32 bits
+ *			each), widened by a cmpxchg loop after the allocation
+ *			is counted; reset empties it under sa_ctl_lock.
  * sa_site.first_req	SA_FIRST_NONE, then set once, by cmpxchg from
  *			none, by the allocation that took the range from
  *			empty to one size (after the range).  Reset sets it
@@ -79,6 +83,16 @@
  *			zeroes them.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
+ *			Reset reads each CPU's counters on that CPU, in a
+ *			worker bound to it with interrupts off
+ *			(sa_sites_reset()): no probe is then part way through
+ *			an event on that CPU (probes run with preemption off,
+ *			and a task runs only where no interrupt is under it),
+ *			so the bases count the same events in every counter,
+ *			and a site that is quiet after the reset reads exactly
+ *			however busy it was during it.  The one exception: an
+ *			event in NMI context (kmalloc_nolock(), 7.x) that
+ *			interrupts the read itself.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
  *			address.  Claimed by cmpxchg(0 -> BUSY); the site
  *			counted; the value written; then the key published
@@ -112,8 +126,10 @@
  * sa_stats (per CPU)	only grow; the header subtracts sa_base, taken by
  *			reset under sa_ctl_lock.
  *
- * Nothing here is correct on a 32-bit kernel (remote reads of 64-bit
- * per-CPU counters would tear): sa_main.c refuses to build there.
+ * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
+ * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones
+ * atomic64 everywhere, .first_req an unsigned long (a word), the clock
+ * from 64-bit jiffies.
  */
 #ifndef SLAB_ACCOUNT_CORE_H
 #define SLAB_ACCOUNT_CORE_H
@@ -121,7 +137,6 @@
 #include <linux/atomic.h>
 #include <linux/cache.h>
 #include <linux/compiler.h>
-#include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -129,9 +144,10 @@
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 
-#define SA_FORMAT_VERSION	"1.2"
+#include "sa_arch.h"
+
+#define SA_FORMAT_VERSION	"1.3"
 #define SA_NAME_LEN		24	/* a cache's name as the row shows it */
-#define SA_BUCKET_KEYS		7	/* keys per bucket: 7 + spill = 64 bytes */
 #define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
 #define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
 #define SA_MAX_OBJECTS		BIT(26)
@@ -157,11 +173,16 @@ enum sa_site_type {
  * are allocs - frees, live requested bytes bytes_req - freed_req.
  */
 struct sa_site_pcpu {
-	u64 allocs;
-	u64 frees;
-	u64 bytes_alloc;
-	u64 bytes_req;		/* moved by in-place resizes too */
-	u64 freed_req;		/* requested bytes of the frees */
+	sa_count_t allocs;
+	sa_count_t frees;
+	sa_count_t bytes_alloc;
+	sa_count_t bytes_req;	/* moved by in-place resizes too */
+	sa_count_t freed_req;	/* requested bytes of the frees */
+};
+
+/* Their sums. */
+struct sa_site_sum {
+	u64 allocs, frees, bytes_alloc, bytes_req, freed_req;
 };
 
 /*
@@ -200,8 +221,8 @@ struct sa_site {
 	 * (sa_req_range()), the first size, and counts by size of those not
 	 * of the first size (sa_site_sizes()).
 	 */
-	u64 req_range;
-	u64 first_req;			/* SA_FIRST_NONE before the first */
+	atomic64_t req_range;
+	unsigned long first_req;	/* SA_FIRST_NONE before the first */
 	atomic64_t sizes[SA_SIZE_BUCKETS];
 };
 
@@ -209,6 +230,8 @@ struct sa_site {
 struct sa_site_cold {
 	char name[SA_NAME_LEN];		/* the cache's name, made printable */
 	u32 sym;			/* sa_names.c: its caller's name */
+	/* Its name is a kretprobe's trampoline: the caller is hidden. */
+	u8 hidden;
 	/* Where the counters stood at the last reset (sa_ctl_lock). */
 	u64 base_allocs;
 	u64 base_frees;
@@ -234,19 +257,32 @@ struct sa_objval {
 };
 
 /* Global event counters, per CPU, summed at read time. */
+enum sa_stat {
+	SA_STAT_FAILED,		/* allocation returned NULL */
+	SA_STAT_UNKNOWN,	/* free of a pointer not in the table */
+	SA_STAT_MISSED,		/* allocation of a pointer still in the table */
+	SA_STAT_DROPPED_OBJS,	/* object table full */
+	SA_STAT_DROPPED_SITES,	/* call-site table full */
+	SA_STAT_RESIZED,	/* objects resized in place (krealloc) */
+	SA_STAT_RESIZED_UNKNOWN, /* ... that the table did not hold */
+	SA_STAT_TWICE,		/* allocations reported twice */
+	SA_STAT_UNWRAP_FAILED,	/* helper's caller not found on the stack */
+	SA_NR_STATS
+};
+
 struct sa_stats {
-	u64 failed;		/* allocation returned NULL */
-	u64 unknown;		/* free of a pointer not in the table */
-	u64 missed;		/* allocation of a pointer still in the table */
-	u64 dropped_objs;	/* object table full */
-	u64 dropped_sites;	/* call-site table full */
-	u64 resized;		/* objects resized in place (krealloc) */
-	u64 resized_unknown;	/* ... that the table did not hold */
-	u64 twice;		/* allocations reported twice */
-	u64 unwrap_failed;	/* helper's caller not found on the stack */
+	sa_count_t n[SA_NR_STATS];
 };
 
 DECLARE_PER_CPU(struct sa_stats, sa_stats);
+
+/* Count one event of @stat on this CPU. */
+#define sa_stat_inc(stat)	sa_count_inc(sa_stats.n[stat])
+
+/* Their sums. */
+struct sa_stats_sum {
+	u64 n[SA_NR_STATS];
+};
 
 /* The call-site table (sa_sites.c). */
 extern struct sa_site *sa_sites;
@@ -273,30 +309,16 @@ static inline void *sa_zalloc(size_t size)
 }
 
 /*
- * A multiplicative hash as hash_64(), of the product's bits from
- * SA_HASH_SHIFT up: a fixed shift and a mask, not a shift by a variable,
- * which on x86 would tie up %cl, where the probes receive an argument.
- */
-#define SA_HASH_SHIFT	40
-#define SA_HASH_BITS	(64 - SA_HASH_SHIFT)
-
-static __always_inline unsigned long sa_hash(unsigned long key,
-					     unsigned long mask)
-{
-	return ((u64)key * GOLDEN_RATIO_64 >> SA_HASH_SHIFT) & mask;
-}
-
-/*
- * The module's clock: jiffies in units of 2^SA_CLOCK_SHIFT, at most a
- * quarter of a second, in 32 bits (no wrap in 17 years: ages are
+ * The module's clock: 64-bit jiffies in units of 2^SA_CLOCK_SHIFT, at
+ * most a quarter of a second, in 32 bits (no wrap in 17 years: ages are
  * differences modulo 2^32).  Shown rounded to the second.
  */
 #define SA_CLOCK_SHIFT	ilog2(HZ / 4)
-extern unsigned long sa_epoch;		/* jiffies at load */
+extern u64 sa_epoch;			/* 64-bit jiffies at load */
 
 static __always_inline u32 sa_clock(void)
 {
-	return READ_ONCE(jiffies) >> SA_CLOCK_SHIFT;
+	return sa_jiffies() >> SA_CLOCK_SHIFT;
 }
 
 /* @t ticks of the clock in jiffies. */
@@ -314,7 +336,7 @@ static inline unsigned int sa_size_bucket(u32 req)
 /* A site's request extremes as sa_site.req_range holds them. */
 #define SA_REQ_NONE	((u64)U32_MAX)	/* no request yet: min > max */
 /* sa_site.first_req before the first request: no request's size. */
-#define SA_FIRST_NONE	U64_MAX
+#define SA_FIRST_NONE	ULONG_MAX
 
 static __always_inline u64 sa_req_range(u32 min, u32 max)
 {
@@ -350,9 +372,9 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 {
 	struct sa_site_pcpu __percpu *c = e->pcpu;
 
-	this_cpu_inc(c->allocs);
-	this_cpu_add(c->bytes_alloc, bytes_alloc);
-	this_cpu_add(c->bytes_req, bytes_req);
+	sa_count_inc(c->allocs);
+	sa_count_add(c->bytes_alloc, bytes_alloc);
+	sa_count_add(c->bytes_req, bytes_req);
 	return atomic64_add_return(bytes_alloc, &e->live_alloc);
 }
 
@@ -388,9 +410,9 @@ static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
 
 	atomic64_sub(bytes_alloc, &e->live_alloc);
 	sa_site_uncount_size(e, bytes_req);
-	this_cpu_sub(c->bytes_req, bytes_req);
-	this_cpu_sub(c->bytes_alloc, bytes_alloc);
-	this_cpu_dec(c->allocs);
+	sa_count_sub(c->bytes_req, bytes_req);
+	sa_count_sub(c->bytes_alloc, bytes_alloc);
+	sa_count_dec(c->allocs);
 }
 
 /* Count the free of an object of @e (after it left the table). */
@@ -401,8 +423,8 @@ static __always_inline void sa_site_count_free(struct sa_site *e,
 	struct sa_site_pcpu __percpu *c = e->pcpu;
 
 	atomic64_sub(bytes_alloc, &e->live_alloc);
-	this_cpu_add(c->freed_req, bytes_req);
-	this_cpu_inc(c->frees);
+	sa_count_add(c->freed_req, bytes_req);
+	sa_count_inc(c->frees);
 }
 
 /* ---- objects ----------------------------------------------------------- */
@@ -421,7 +443,7 @@ static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
 	unsigned int j;
 
 	/* Unrolled: the whole bucket is read for every allocation. */
-#pragma GCC unroll 8
+#pragma GCC unroll 16
 	for (j = 0; j < SA_BUCKET_KEYS; j++) {
 		/*
 		 * A plain load that the compiler may fold into the compare
@@ -447,7 +469,7 @@ static __always_inline unsigned long sa_bucket_find_hit(struct sa_bucket *b,
 {
 	unsigned long j;
 
-#pragma GCC unroll 8
+#pragma GCC unroll 16
 	for (j = 0; j < SA_BUCKET_KEYS; j++) {
 		if (READ_ONCE(b->key[j]) == key) {
 			/* Pairs with the release that published the key. */
@@ -521,6 +543,14 @@ void sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 			   size_t bytes_alloc, const struct kmem_cache *s);
 void sa_account_free_slow(unsigned long unused, unsigned long call_site,
 			  const void *ptr);
+/*
+ * A free that completes later (kfree_rcu() into a sheaf): the object
+ * leaves the table now, held (its slot, or -1); then it is freed, or it
+ * goes back.
+ */
+long sa_account_take(const void *ptr);
+void sa_account_taken_free(const void *ptr, long slot);
+void sa_account_taken_back(const void *ptr, long slot);
 /* An object resized in place (krealloc): its requested bytes change. */
 void sa_account_resize(const void *ptr, size_t new_req);
 /* An object counted at the wrong call site goes to @call_site. */

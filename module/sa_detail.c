@@ -13,6 +13,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kallsyms.h>
+#if !defined(SA_HAVE_KMALLOC_SIZE_ROUNDUP) && IS_ENABLED(CONFIG_KFENCE)
+#include <linux/kfence.h>
+#endif
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/proc_fs.h>
@@ -27,6 +30,12 @@
 #include "sa_sites.h"
 
 #define SA_DETAIL_VERSION	"1.0"
+
+#if !defined(SA_HAVE_KMALLOC_SIZE_ROUNDUP) && IS_ENABLED(CONFIG_KFENCE)
+#define sa_kfence_object(p)	is_kfence_address(p)
+#else
+#define sa_kfence_object(p)	false
+#endif
 #define SA_MAX_CLASSES		32
 
 static unsigned int sa_classes[SA_MAX_CLASSES];
@@ -43,8 +52,37 @@ struct sa_detail_reader {
 };
 
 /*
- * The kmalloc size classes, measured: what a kmalloc of one byte more
- * than the last class was handed.  Before any probe is registered.
+ * What a kmalloc of @size bytes is handed: the kernel says where it can
+ * (6.1 on), else ksize() of one, which KFENCE may have sampled (its
+ * ksize() is the size asked for): such an allocation is not its class.
+ */
+static int sa_detail_class(size_t size, size_t *got)
+{
+#ifdef SA_HAVE_KMALLOC_SIZE_ROUNDUP
+	*got = kmalloc_size_roundup(size);
+	return 0;
+#else
+	unsigned int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+		bool sampled;
+
+		if (!p)
+			return -ENOMEM;
+		*got = ksize(p);
+		sampled = sa_kfence_object(p);
+		kfree(p);
+		if (!sampled)
+			return 0;
+	}
+	return -EAGAIN;
+#endif
+}
+
+/*
+ * The kmalloc size classes: what a kmalloc of one byte more than the last
+ * class is handed.  Before any probe is registered.
  */
 int sa_detail_measure(void)
 {
@@ -52,15 +90,13 @@ int sa_detail_measure(void)
 
 	sa_nr_classes = 0;
 	while (size <= KMALLOC_MAX_CACHE_SIZE && sa_nr_classes < SA_MAX_CLASSES) {
-		void *p = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
 		size_t got;
+		int ret = sa_detail_class(size, &got);
 
-		if (!p) {
+		if (ret) {
 			pr_err("cannot allocate to measure the kmalloc size classes\n");
-			return -ENOMEM;
+			return ret;
 		}
-		got = ksize(p);
-		kfree(p);
 		if (got < size)
 			break;
 		sa_classes[sa_nr_classes++] = got;
@@ -85,7 +121,7 @@ static int sa_detail_scan(struct sa_detail_reader *r)
 	r->nsites = n;
 	memset(r->acc, 0, array_size(max(n, 1U), sizeof(*r->acc)));
 	sa_objects_scan(r->acc, n);
-	r->since_load = jiffies - sa_epoch;
+	r->since_load = get_jiffies_64() - sa_epoch;
 	r->scanned = 0;
 	for (i = 0; i < n; i++)
 		r->scanned += r->acc[i].objs;

@@ -1,31 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slab_account: read the sizes and name of a struct kmem_cache.
+ * slab_account: where struct kmem_cache keeps its sizes and name.
  *
- * Part of the compat layer.  Two ways, chosen at compile time:
+ * Part of the compat layer.  SLUB only: Kbuild refuses SLAB and SLOB
+ * kernels, whose structure is another.  The offsets come from Kbuild
+ * (sa_kmem_cache.h says from where), or, where it found none (a kernel of
+ * 6.8 on, whose structure is private, without BTF or a kernel tree), are
+ * measured here at load.  Either way they are checked here at load on
+ * caches made for the purpose, of known sizes, alignments and names,
+ * read with fault-safe reads, before any probe: offsets of another build
+ * of the kernel (a stale BTF), or a measure that is not unambiguous, make
+ * the load fail with a message saying what to do.
  *
- *  - the structure is public in <linux/slub_def.h> (up to 6.7), but that
- *    header ends with inline helpers that dereference struct slab, which
- *    only mm/slab.h defines: this file, and only this file, gives those
- *    unused helpers a minimal struct slab so that the header compiles;
- *  - it is private (6.8 on): Kbuild reads the offsets of its size, name
- *    and object size from the kernel's BTF with pahole (SA_KC_SIZE_OFF,
- *    SA_KC_NAME_OFF, SA_KC_OBJSIZE_OFF); without the last, the object size
- *    comes from kmem_cache_size().
- *
- * The rest of the module never sees these definitions: it reads the two
- * sizes at the offsets Kbuild found (inline, sa_kmem_cache.h), checked
- * here at compile time against the public structure, or through this file
- * where Kbuild found no object size offset; the name always through it.
- * Offsets taken from a BTF are checked at load on a cache of known size
- * and name (sa_kmem_cache_check()): a BTF of another build of the kernel
- * must not make the probes read garbage.
+ * Where slub_def.h is public (up to 6.7), the offsets Kbuild had the
+ * compiler print are also checked at compile time against it; that
+ * header ends with inline helpers that dereference struct slab, which only
+ * mm/slab.h defines: this file, and only this file, gives those unused
+ * helpers a minimal struct slab so that the header compiles.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/stddef.h>
 #include <linux/types.h>
 
 #ifdef SA_HAVE_SLUB_DEF
-
 /* Just enough for the unused inlines at the end of slub_def.h. */
 struct slab {
 	unsigned int objects;
@@ -40,42 +38,18 @@ static inline void *slab_address(const struct slab *slab)
 #include <linux/slab.h>
 #include <linux/slub_def.h>
 
-#include "sa_kmem_cache.h"
-
-#ifdef SA_KC_SIZES_INLINE
-/* The offsets Kbuild had the compiler print for the inline accessors. */
+#ifdef SA_KC_FROM_SLUB_DEF
 static_assert(offsetof(struct kmem_cache, size) == SA_KC_SIZE_OFF);
 static_assert(offsetof(struct kmem_cache, object_size) == SA_KC_OBJSIZE_OFF);
+static_assert(offsetof(struct kmem_cache, name) == SA_KC_NAME_OFF);
 static_assert(sizeof(((struct kmem_cache *)0)->size) == sizeof(unsigned int));
 static_assert(sizeof(((struct kmem_cache *)0)->object_size) ==
 	      sizeof(unsigned int));
-#else
-unsigned int sa_cache_size(const struct kmem_cache *s)
-{
-	return s->size;
-}
-
-unsigned int sa_cache_object_size(const struct kmem_cache *s)
-{
-	return s->object_size;
-}
 #endif
+#endif /* SA_HAVE_SLUB_DEF */
 
-const char *sa_cache_name(const struct kmem_cache *s)
-{
-	return s->name;
-}
-
-/* The structure is the kernel's own: nothing to check. */
-int sa_kmem_cache_check(void)
-{
-	return 0;
-}
-
-#elif defined(SA_KC_SIZE_OFF)
-
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+#include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -83,82 +57,225 @@ int sa_kmem_cache_check(void)
 
 #include "sa_kmem_cache.h"
 
-#ifndef SA_KC_SIZES_INLINE
-unsigned int sa_cache_size(const struct kmem_cache *s)
-{
-	return *(const unsigned int *)((const char *)s + SA_KC_SIZE_OFF);
-}
-
-unsigned int sa_cache_object_size(const struct kmem_cache *s)
-{
-	return kmem_cache_size((struct kmem_cache *)s);
-}
-#endif
-
-const char *sa_cache_name(const struct kmem_cache *s)
-{
-#ifdef SA_KC_NAME_OFF
-	return *(const char * const *)((const char *)s + SA_KC_NAME_OFF);
+/* Where the offsets come from, for the messages. */
+#if defined(SA_KC_MEASURE)
+#define SA_KC_SOURCE	"measured at load"
+unsigned int sa_kc_size_off, sa_kc_objsize_off, sa_kc_name_off;
+#elif defined(SA_KC_FROM_SLUB_DEF)
+#define SA_KC_SOURCE	"slub_def.h"
+#elif defined(SA_KC_FROM_TREE)
+#define SA_KC_SOURCE	"the kernel tree's mm/slab.h"
+#elif defined(SA_KC_FROM_BTF)
+#define SA_KC_SOURCE	"BTF"
 #else
-	return "";
+#define SA_KC_SOURCE	"given by hand"
 #endif
+
+/*
+ * The caches made to check (or find) the layout: object sizes that are
+ * not multiples of 8 and alignments above them, so that the handed-out
+ * size (a multiple of the alignment, at least the object size) is the
+ * only such field; a constructor keeps each from being merged.
+ */
+static const struct {
+	const char *name;
+	unsigned int size, align;
+} sa_kc_probes[] = {
+	{ "slab_account_layout_a", 196, 64 },
+	{ "slab_account_layout_b", 1004, 128 },
+	{ "slab_account_layout_c", 2996, 256 },
+};
+
+#define SA_KC_NPROBES	ARRAY_SIZE(sa_kc_probes)
+/* What metadata a debugging slab may add to an object, at most. */
+#define SA_KC_META	8192
+/* The bytes of a struct kmem_cache looked at, at most. */
+#define SA_KC_SCAN	1024
+
+static void sa_kc_ctor(void *obj)
+{
 }
 
-#define SA_CHECK_NAME	"slab_account_layout"
-#define SA_CHECK_SIZE	196
+/* A probe cache and a copy of its first bytes, where fields are sought. */
+struct sa_kc_copy {
+	struct kmem_cache *c;
+	unsigned int len;
+	u8 bytes[SA_KC_SCAN];
+};
 
-static void sa_check_ctor(void *obj)
+static u32 sa_kc_u32(const struct sa_kc_copy *k, unsigned int off)
 {
+	u32 v;
+
+	memcpy(&v, k->bytes + off, sizeof(v));
+	return v;
+}
+
+/* Does the field at @off hold the size handed out for probe @i? */
+static bool sa_kc_is_size(const struct sa_kc_copy *k, unsigned int off,
+			  unsigned int i)
+{
+	u32 v = sa_kc_u32(k, off);
+
+	return v >= sa_kc_probes[i].size &&
+	       v <= sa_kc_probes[i].size + SA_KC_META &&
+	       !(v % sa_kc_probes[i].align);
+}
+
+static bool sa_kc_is_objsize(const struct sa_kc_copy *k, unsigned int off,
+			     unsigned int i)
+{
+	return sa_kc_u32(k, off) == sa_kc_probes[i].size;
+}
+
+/*
+ * Does the pointer at @off point to the name of probe @i?  Read a byte at
+ * a time, fault-safe, up to the first that differs (never past the end of
+ * a shorter string).  Not when it is the name of the kobject SLUB embeds
+ * for sysfs, which may hold a copy of it: a kobject in a kset is its
+ * parent's child.
+ */
+static bool sa_kc_is_name(const struct sa_kc_copy *k, unsigned int off,
+			  unsigned int i)
+{
+	const char *want = sa_kc_probes[i].name, *name;
+	const struct kobject *ko;
+	unsigned int n;
+	char ch;
+
+	memcpy(&name, k->bytes + off, sizeof(name));
+	if (!name)
+		return false;
+	for (n = 0; ; n++) {
+		if (copy_from_kernel_nofault(&ch, name + n, 1) ||
+		    ch != want[n])
+			return false;
+		if (!ch)
+			break;
+	}
+	if (off < offsetof(struct kobject, name) ||
+	    off - offsetof(struct kobject, name) + sizeof(*ko) > k->len)
+		return true;
+	ko = (const void *)(k->bytes + off - offsetof(struct kobject, name));
+	return !(ko->kset && ko->parent == &ko->kset->kobj);
+}
+
+#ifdef SA_KC_MEASURE
+/* Offsets where @is holds for every probe cache: how many, the first. */
+static unsigned int sa_kc_find(const struct sa_kc_copy *k, unsigned int step,
+			       unsigned int width,
+			       bool (*is)(const struct sa_kc_copy *,
+					  unsigned int, unsigned int),
+			       unsigned int skip, unsigned int *found)
+{
+	unsigned int len = k[0].len, off, i, n = 0;
+
+	for (i = 1; i < SA_KC_NPROBES; i++)
+		len = min(len, k[i].len);
+	for (off = 0; off + width <= len; off += step) {
+		if (off == skip)
+			continue;
+		for (i = 0; i < SA_KC_NPROBES; i++)
+			if (!is(&k[i], off, i))
+				break;
+		if (i == SA_KC_NPROBES && !n++)
+			*found = off;
+	}
+	return n;
+}
+
+/* Find the three offsets; each must be the only one that fits. */
+static int sa_kc_measure(const struct sa_kc_copy *k)
+{
+	unsigned int nobj, nsize, nname, obj = 0, size = 0, name = 0;
+
+	nobj = sa_kc_find(k, sizeof(u32), sizeof(u32), sa_kc_is_objsize,
+			  UINT_MAX, &obj);
+	nsize = sa_kc_find(k, sizeof(u32), sizeof(u32), sa_kc_is_size, obj,
+			   &size);
+	nname = sa_kc_find(k, sizeof(void *), sizeof(void *), sa_kc_is_name,
+			   UINT_MAX, &name);
+	if (nobj != 1 || nsize != 1 || nname != 1) {
+		pr_err("struct kmem_cache: no unambiguous layout (fields that fit: object size %u, size %u, name %u)\n",
+		       nobj, nsize, nname);
+		return -EINVAL;
+	}
+	sa_kc_size_off = size;
+	sa_kc_objsize_off = obj;
+	sa_kc_name_off = name;
+	pr_info("struct kmem_cache measured: size at %u, object_size at %u, name at %u\n",
+		size, obj, name);
+	return 0;
+}
+#endif
+
+/* The offsets in use must read every probe cache right. */
+static int sa_kc_verify(const struct sa_kc_copy *k)
+{
+	const unsigned int size = SA_KC_SIZE_AT, obj = SA_KC_OBJSIZE_AT;
+	const unsigned int name = SA_KC_NAME_AT;
+	unsigned int i;
+
+	for (i = 0; i < SA_KC_NPROBES; i++) {
+		if (obj + sizeof(u32) > k[i].len ||
+		    !sa_kc_is_objsize(&k[i], obj, i)) {
+			pr_err("struct kmem_cache: the object size at offset %u does not read %u\n",
+			       obj, sa_kc_probes[i].size);
+			return -EINVAL;
+		}
+		if (size + sizeof(u32) > k[i].len ||
+		    !sa_kc_is_size(&k[i], size, i)) {
+			pr_err("struct kmem_cache: the size at offset %u does not read the size of %u-byte objects aligned to %u\n",
+			       size, sa_kc_probes[i].size,
+			       sa_kc_probes[i].align);
+			return -EINVAL;
+		}
+		if (name + sizeof(void *) > k[i].len ||
+		    !sa_kc_is_name(&k[i], name, i)) {
+			pr_err("struct kmem_cache: the name at offset %u is not the cache's name\n",
+			       name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int sa_kmem_cache_check(void)
 {
-	/* A constructor keeps the cache from being merged with another. */
-	struct kmem_cache *c = kmem_cache_create(SA_CHECK_NAME, SA_CHECK_SIZE,
-						 0, 0, sa_check_ctor);
-	unsigned int size = 0, object_size = 0;
-	const char *name = NULL;
-	char buf[sizeof(SA_CHECK_NAME) + 1] = "";
+	struct sa_kc_copy *k;
+	unsigned int i;
 	int ret = 0;
 
-	if (!c)
+	k = kcalloc(SA_KC_NPROBES, sizeof(*k), GFP_KERNEL);
+	if (!k)
 		return -ENOMEM;
-	if (copy_from_kernel_nofault(&size, (char *)c + SA_KC_SIZE_OFF,
-				     sizeof(size)) ||
-	    size < SA_CHECK_SIZE || size > SA_CHECK_SIZE + PAGE_SIZE) {
-		pr_err("struct kmem_cache: the size at offset %d reads %u for a cache of %u-byte objects\n",
-		       SA_KC_SIZE_OFF, size, SA_CHECK_SIZE);
-		ret = -EINVAL;
+	for (i = 0; i < SA_KC_NPROBES; i++) {
+		k[i].c = kmem_cache_create(sa_kc_probes[i].name,
+					   sa_kc_probes[i].size,
+					   sa_kc_probes[i].align, 0, sa_kc_ctor);
+		if (!k[i].c) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		/* The structure's own allocation, at most SA_KC_SCAN. */
+		k[i].len = min_t(size_t, ksize(k[i].c), SA_KC_SCAN);
+		memcpy(k[i].bytes, k[i].c, k[i].len);
 	}
-#ifdef SA_KC_OBJSIZE_OFF
-	if (!ret &&
-	    (copy_from_kernel_nofault(&object_size,
-				      (char *)c + SA_KC_OBJSIZE_OFF,
-				      sizeof(object_size)) ||
-	     object_size != SA_CHECK_SIZE)) {
-		pr_err("struct kmem_cache: the object size at offset %d reads %u for a cache of %u-byte objects\n",
-		       SA_KC_OBJSIZE_OFF, object_size, SA_CHECK_SIZE);
-		ret = -EINVAL;
-	}
+#ifdef SA_KC_MEASURE
+	ret = sa_kc_measure(k);
+	if (!ret)
+		ret = sa_kc_verify(k);
+	if (ret == -EINVAL)
+		pr_err("build slab_account with this kernel's BTF (SA_BTF=<a copy of its /sys/kernel/btf/vmlinux>, pahole installed) or against its build tree (KDIR=<the tree, with mm/slab.h>)\n");
+#else
+	ret = sa_kc_verify(k);
+	if (ret == -EINVAL)
+		pr_err("the layout of struct kmem_cache this module was built with (%s) is not this kernel's: build it against this kernel (for BTF: SA_BTF=/sys/kernel/btf/vmlinux of this machine)\n",
+		       SA_KC_SOURCE);
 #endif
-#ifdef SA_KC_NAME_OFF
-	if (!ret &&
-	    (copy_from_kernel_nofault(&name, (char *)c + SA_KC_NAME_OFF,
-				      sizeof(name)) ||
-	     copy_from_kernel_nofault(buf, name, sizeof(SA_CHECK_NAME)) ||
-	     strcmp(buf, SA_CHECK_NAME))) {
-		pr_err("struct kmem_cache: the name at offset %d is not the cache's name\n",
-		       SA_KC_NAME_OFF);
-		ret = -EINVAL;
-	}
-#endif
-	if (ret)
-		pr_err("the BTF this module was built with (SA_BTF) is not this kernel's: build it again with SA_BTF=/sys/kernel/btf/vmlinux of this machine\n");
-	kmem_cache_destroy(c);
+out:
+	for (i = 0; i < SA_KC_NPROBES; i++)
+		kmem_cache_destroy(k[i].c);
+	kfree(k);
 	return ret;
 }
-
-#else
-/* Install pahole (dwarves); give the BTF: SA_BTF=<vmlinux or a copy of /sys/kernel/btf/vmlinux> */
-#error "slab_account: struct kmem_cache is private and its layout unknown"
-#endif

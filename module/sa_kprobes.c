@@ -15,13 +15,23 @@
  *  kmem_cache_alloc_bulk()	objects no event reports, counted at return,
  *				the caller of the function as the call site.
  *  __kfree_rcu_sheaf()		kfree_rcu() into a per-CPU sheaf (7.x): freed
- *				after a grace period without an event.
+ *				after a grace period without an event.  The
+ *				object leaves the table at entry (its slot held
+ *				busy), so that nothing done with its address
+ *				once RCU owns it is taken for it; it comes back
+ *				if the sheaf did not take it.
  *  kmalloc_nolock(), kfree_nolock()	(7.x) report nothing.
  *
  * Which of them a kernel has is found at load: each hook tries the names
- * the function has had (the _noprof ones from 6.10) and a path that
- * cannot be hooked (no kprobes, no such function, a kprobe refused) is
- * said at load and in the file, never a reason not to load.
+ * the function has had (the _noprof ones from 6.10).  A handler reads its
+ * function's arguments, so a name is tried only where Kbuild found it
+ * declared with the prototype the handler expects (SA_PROTO_<name>; for a
+ * function the kernel declares privately, from its BTF or its tree where
+ * there is one, else unchecked, said: such handlers dereference nothing
+ * they read).  A path that cannot be hooked (no kprobes, no such
+ * function, another prototype, a kprobe refused, arguments this
+ * architecture's kprobes do not give) is said at load and in the file,
+ * never a reason not to load.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,11 +55,8 @@ struct sa_call {
 	void **objs;		/* a bulk allocation's array */
 	size_t size;		/* its count, or the requested size */
 	struct kmem_cache *s;
+	long slot;		/* the freed object's, held (sa_account_take) */
 };
-
-#ifndef SA_ALLOC_BULK_BOOL
-#define SA_ALLOC_BULK_BOOL 0
-#endif
 
 #ifdef SA_HAVE_KRETPROBE_RETADDR
 #define sa_ret_addr(ri)	get_kretprobe_retaddr(ri)
@@ -57,15 +64,50 @@ struct sa_call {
 #define sa_ret_addr(ri)	((unsigned long)(ri)->ret_addr)
 #endif
 
+/*
+ * Is the return value, of a type @type, non-zero?  Only the type's width
+ * of the register is defined (the rest of a bool's is not, on x86_64 and
+ * arm64).
+ */
+#define sa_ret_nonzero(type, regs) ({					\
+	unsigned long __v = regs_return_value(regs);			\
+	sizeof(type) == 1 ? (u8)__v != 0 :				\
+	sizeof(type) == 2 ? (u16)__v != 0 :				\
+	sizeof(type) == 4 ? (u32)__v != 0 : __v != 0;			\
+})
+
 static inline struct sa_call *sa_call_of(struct kretprobe_instance *ri)
 {
 	return (struct sa_call *)ri->data;
 }
 
+/*
+ * Argument @n of the probed function, at its entry.  Where the kernel has
+ * no regs_get_kernel_argument() (32-bit ARM): the AAPCS passes the first
+ * four word-sized arguments in r0-r3, which are all the handlers read.
+ */
+#if defined(SA_HAVE_REGS_ARG)
+#define SA_ARGS_READABLE	true
+
 static inline unsigned long sa_arg(struct pt_regs *regs, unsigned int n)
 {
 	return regs_get_kernel_argument(regs, n);
 }
+#elif defined(CONFIG_ARM)
+#define SA_ARGS_READABLE	true
+
+static inline unsigned long sa_arg(struct pt_regs *regs, unsigned int n)
+{
+	return n < 4 ? regs->uregs[n] : 0;
+}
+#else
+#define SA_ARGS_READABLE	false
+
+static inline unsigned long sa_arg(struct pt_regs *regs, unsigned int n)
+{
+	return 0;
+}
+#endif
 
 /* kmem_cache_free_bulk(s, size, p): every object of p[] is freed. */
 static int sa_free_bulk_entry(struct kprobe *kp, struct pt_regs *regs)
@@ -102,7 +144,22 @@ static int sa_krealloc_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* kmem_cache_alloc_bulk(s, flags, size, p): p[0..n) allocated. */
+/*
+ * kmem_cache_alloc_bulk(s, flags, size, p): all of p[0..size) or none.
+ * It returned an int count (0 or size) up to 7.0 and says true or false
+ * since: the return value is read as the declared type, whose width the
+ * ABI defines (the rest of a bool's register is undefined).
+ */
+#if defined(SA_PROTO_kmem_cache_alloc_bulk_noprof)
+#define sa_alloc_bulk_type \
+	__typeof__(kmem_cache_alloc_bulk_noprof(NULL, 0, 0, NULL))
+#elif defined(SA_PROTO_kmem_cache_alloc_bulk)
+#define sa_alloc_bulk_type \
+	__typeof__(kmem_cache_alloc_bulk(NULL, 0, 0, NULL))
+#else
+#define sa_alloc_bulk_type int
+#endif
+
 static int sa_alloc_bulk_entry(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
@@ -122,14 +179,9 @@ static int sa_alloc_bulk_ret(struct kretprobe_instance *ri,
 	unsigned int size, object_size;
 	size_t i, n;
 
-	/* All or nothing: the count (up to 7.0), or true (bool, 7.x). */
-	if (SA_ALLOC_BULK_BOOL)
-		n = (u8)regs_return_value(regs) ? c->size : 0;
-	else
-		n = min_t(size_t, (unsigned int)regs_return_value(regs),
-			  c->size);
-	if (!n)
+	if (!sa_ret_nonzero(sa_alloc_bulk_type, regs))
 		return 0;
+	n = c->size;
 	size = sa_cache_size(c->s);
 	object_size = sa_cache_object_size(c->s);
 	for (i = 0; i < n; i++)
@@ -138,19 +190,32 @@ static int sa_alloc_bulk_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
-/* __kfree_rcu_sheaf(s, obj, flags): true when obj went into a sheaf. */
+/*
+ * __kfree_rcu_sheaf(s, obj, ...): true when obj went into a sheaf, which
+ * RCU frees after a grace period.  The object leaves the table at entry:
+ * by the return, another CPU may have freed the sheaf and been handed the
+ * same address.  It is put back when the sheaf did not take it (the
+ * caller frees it another way, which is reported).
+ */
 static int sa_rcu_sheaf_entry(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	sa_call_of(ri)->ptr = (const void *)sa_arg(regs, 1);
+	struct sa_call *c = sa_call_of(ri);
+
+	c->ptr = (const void *)sa_arg(regs, 1);
+	c->slot = sa_account_take(c->ptr);
 	return 0;
 }
 
 static int sa_rcu_sheaf_ret(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	if ((u8)regs_return_value(regs))
-		sa_account_free(0, sa_call_of(ri)->ptr);
+	struct sa_call *c = sa_call_of(ri);
+
+	if (sa_ret_nonzero(bool, regs))
+		sa_account_taken_free(c->ptr, c->slot);
+	else
+		sa_account_taken_back(c->ptr, c->slot);
 	return 0;
 }
 
@@ -180,10 +245,42 @@ static int sa_kfree_nolock_entry(struct kprobe *kp, struct pt_regs *regs)
 }
 #endif
 
+/* A name a hooked function has had, and how its prototype was checked. */
+struct sa_sym {
+	const char *name;
+	enum {
+		SA_PROTO_OTHER,		/* not declared as the handler expects */
+		SA_PROTO_CHECKED,
+		SA_PROTO_UNCHECKED,	/* private, no BTF nor tree to check */
+	} proto;
+};
+
+#define SA_SYM(fn) {							\
+	.name = #fn,							\
+	.proto = IS_ENABLED(SA_PROTO_##fn) ? SA_PROTO_CHECKED :		\
+		 IS_ENABLED(SA_UNCHECKED_##fn) ? SA_PROTO_UNCHECKED :	\
+		 SA_PROTO_OTHER,					\
+}
+
+#define SA_SYMS(...) ((const struct sa_sym []){ __VA_ARGS__, { NULL } })
+
+/* Why a path is not hooked (the file's `unhooked PATH:` words). */
+static const char *const sa_why[] = {
+	[SA_WHY_HOOKED]		= "hooked",
+	[SA_WHY_STOPPED]	= "stopped",
+	[SA_WHY_DISABLED]	= "disabled",
+	[SA_WHY_NO_KPROBES]	= "no-kprobes",
+	[SA_WHY_ARGS]		= "arguments",
+	[SA_WHY_ABSENT]		= "absent",
+	[SA_WHY_PROTOTYPE]	= "prototype",
+	[SA_WHY_REFUSED]	= "refused",
+	[SA_WHY_FAILED]		= "failed",
+};
+
 /* One hook: a kprobe at entry, or a kretprobe with an entry handler. */
 struct sa_hook {
 	const char *path;		/* how the file names it */
-	const char *const *syms;	/* names to try, NULL-terminated */
+	const struct sa_sym *syms;	/* names to try, NULL-terminated */
 	bool allocs;			/* in the allocation group */
 	kprobe_pre_handler_t entry;	/* a kprobe's */
 	kretprobe_handler_t ret_entry;	/* a kretprobe's */
@@ -193,49 +290,49 @@ struct sa_hook {
 		struct kretprobe rp;
 	};
 	struct kprobe pin;		/* keeps it from being optimized */
-	const char *sym;		/* the name hooked, when it is */
-	int err;			/* why not, else 0 */
+	const struct sa_sym *sym;	/* the name hooked, when it is */
+	enum sa_why why;		/* why not, when it is not */
+	int err;			/* the kprobe's error, if it was that */
 	unsigned long missed;		/* of earlier registrations */
 };
-
-#define SA_SYMS(...) ((const char *const []){ __VA_ARGS__, NULL })
 
 static struct sa_hook sa_hooks[SA_NR_PATHS] = {
 	[SA_PATH_FREE_BULK] = {
 		.path = "kmem_cache_free_bulk",
-		.syms = SA_SYMS("kmem_cache_free_bulk"),
+		.syms = SA_SYMS(SA_SYM(kmem_cache_free_bulk)),
 		.entry = sa_free_bulk_entry,
 	},
 	[SA_PATH_KREALLOC] = {
 		.path = "krealloc",
-		.syms = SA_SYMS("krealloc_node_align_noprof", "krealloc_noprof",
-				"krealloc"),
+		.syms = SA_SYMS(SA_SYM(krealloc_node_align_noprof),
+				SA_SYM(krealloc_noprof), SA_SYM(krealloc)),
 		.ret_entry = sa_krealloc_entry,
 		.ret = sa_krealloc_ret,
 	},
 	[SA_PATH_ALLOC_BULK] = {
 		.path = "kmem_cache_alloc_bulk",
-		.syms = SA_SYMS("kmem_cache_alloc_bulk_noprof",
-				"kmem_cache_alloc_bulk"),
+		.syms = SA_SYMS(SA_SYM(kmem_cache_alloc_bulk_noprof),
+				SA_SYM(kmem_cache_alloc_bulk)),
 		.allocs = true,
 		.ret_entry = sa_alloc_bulk_entry,
 		.ret = sa_alloc_bulk_ret,
 	},
 	[SA_PATH_RCU_SHEAF] = {
 		.path = "kfree_rcu_sheaf",
-		.syms = SA_SYMS("__kfree_rcu_sheaf"),
+		.syms = SA_SYMS(SA_SYM(__kfree_rcu_sheaf)),
 		.ret_entry = sa_rcu_sheaf_entry,
 		.ret = sa_rcu_sheaf_ret,
 	},
 #ifdef SA_HAVE_KMALLOC_NOLOCK
 	[SA_PATH_KFREE_NOLOCK] = {
 		.path = "kfree_nolock",
-		.syms = SA_SYMS("kfree_nolock"),
+		.syms = SA_SYMS(SA_SYM(kfree_nolock)),
 		.entry = sa_kfree_nolock_entry,
 	},
 	[SA_PATH_KMALLOC_NOLOCK] = {
 		.path = "kmalloc_nolock",
-		.syms = SA_SYMS("_kmalloc_nolock_noprof", "kmalloc_nolock"),
+		.syms = SA_SYMS(SA_SYM(_kmalloc_nolock_noprof),
+				SA_SYM(kmalloc_nolock)),
 		.allocs = true,
 		.ret_entry = sa_kmalloc_nolock_entry,
 		.ret = sa_kmalloc_nolock_ret,
@@ -335,59 +432,118 @@ static unsigned long sa_hook_missed_now(const struct sa_hook *h)
 	return h->rp.nmissed + h->rp.kp.nmissed;
 }
 
+/* Why @err from registering a kprobe leaves its path unhooked. */
+static enum sa_why sa_why_err(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return SA_WHY_ABSENT;	/* no such symbol */
+	case -EINVAL:
+		return SA_WHY_REFUSED;	/* blacklisted, not kernel text... */
+	case -EOPNOTSUPP:
+		return SA_WHY_NO_KPROBES;
+	default:
+		return SA_WHY_FAILED;
+	}
+}
+
+/* Hook @h by the first of its names that this kernel has. */
+static void sa_hook_path(struct sa_hook *h)
+{
+	const struct sa_sym *sym;
+	bool other = false;
+	int err;
+
+	h->err = 0;
+	if (!hooks) {
+		h->why = SA_WHY_DISABLED;
+		return;
+	}
+	/* (5.10's stubs say -ENOSYS, later ones -EOPNOTSUPP.) */
+	if (!IS_ENABLED(CONFIG_KPROBES) ||
+	    (!h->entry && !IS_ENABLED(CONFIG_KRETPROBES))) {
+		h->why = SA_WHY_NO_KPROBES;
+		return;
+	}
+	if (!SA_ARGS_READABLE) {
+		h->why = SA_WHY_ARGS;
+		return;
+	}
+	h->why = SA_WHY_ABSENT;
+	for (sym = h->syms; sym->name; sym++) {
+		if (sym->proto == SA_PROTO_OTHER) {
+			other = true;
+			continue;
+		}
+		err = sa_hook_register(h, sym->name);
+		if (!err) {
+			h->sym = sym;
+			h->why = SA_WHY_HOOKED;
+			return;
+		}
+		/* Another name only when this one is not there. */
+		h->why = sa_why_err(err);
+		if (err != -ENOENT) {
+			h->err = err;
+			return;
+		}
+	}
+	/* None there: one declared otherwise is a changed prototype. */
+	if (other)
+		h->why = SA_WHY_PROTOTYPE;
+}
+
 void sa_kprobes_register(bool allocs)
 {
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sa_hooks); i++) {
 		struct sa_hook *h = &sa_hooks[i];
 
-		if (!h->path || h->allocs != allocs || h->sym)
-			continue;
-		h->err = -EPERM;
-		if (!hooks)
-			continue;
-		for (j = 0; h->syms[j]; j++) {
-			h->err = sa_hook_register(h, h->syms[j]);
-			if (!h->err) {
-				h->sym = h->syms[j];
-				break;
-			}
-			/* Another name only when this one is not there. */
-			if (h->err != -ENOENT && h->err != -EINVAL)
-				break;
-		}
+		if (h->path && h->allocs == allocs && !h->sym)
+			sa_hook_path(h);
 	}
 }
 
 void sa_kprobes_report(void)
 {
-	char hooked[160] = "", absent[160] = "", failed[160] = "";
-	size_t nh = 0, na = 0, nf = 0;
-	unsigned int i;
+	static const char *const say[] = {
+		[SA_WHY_HOOKED]		= "hooked:",
+		[SA_WHY_STOPPED]	= "stopped:",
+		[SA_WHY_DISABLED]	= "not hooked (hooks=0):",
+		[SA_WHY_NO_KPROBES]	= "no kprobes in this kernel:",
+		[SA_WHY_ARGS]		= "no kprobe arguments on this architecture:",
+		[SA_WHY_ABSENT]		= "not in this kernel:",
+		[SA_WHY_PROTOTYPE]	= "another prototype in this kernel's headers:",
+		[SA_WHY_REFUSED]	= "refused by kprobes (blacklisted or not probeable):",
+		[SA_WHY_FAILED]		= "kprobe failed:",
+	};
+	static char line[512];	/* at load only */
+	unsigned int w, i, seen;
+	size_t n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(sa_hooks); i++) {
-		const struct sa_hook *h = &sa_hooks[i];
+	for (w = 0; w < SA_NR_WHYS; w++) {
+		for (i = 0, seen = 0; i < ARRAY_SIZE(sa_hooks); i++) {
+			const struct sa_hook *h = &sa_hooks[i];
 
-		if (!h->path)
-			continue;
-		if (h->sym)
-			nh += scnprintf(hooked + nh, sizeof(hooked) - nh, " %s",
-					h->path);
-		else if (h->err == -ENOENT || h->err == -EINVAL)
-			na += scnprintf(absent + na, sizeof(absent) - na, " %s",
-					h->path);
-		else
-			nf += scnprintf(failed + nf, sizeof(failed) - nf,
-					" %s (%d)", h->path, h->err);
+			if (!h->path || h->why != w)
+				continue;
+			if (!seen++)
+				n += scnprintf(line + n, sizeof(line) - n,
+					       "%s%s", n ? "; " : "", say[w]);
+			n += scnprintf(line + n, sizeof(line) - n, " %s",
+				       h->path);
+			if (h->err)
+				n += scnprintf(line + n, sizeof(line) - n,
+					       " (%d)", h->err);
+		}
 	}
-	if (!hooks)
-		pr_info("paths beyond the tracepoints: not hooked (hooks=0)\n");
-	else
-		pr_info("paths beyond the tracepoints: hooked:%s%s%s%s%s\n",
-			nh ? hooked : " none", na ? "; not in this kernel:" : "",
-			absent, nf ? "; kprobe refused or no kprobes:" : "",
-			failed);
+	pr_info("paths beyond the tracepoints: %s\n", n ? line : "none");
+	for (i = 0; i < ARRAY_SIZE(sa_hooks); i++)
+		if (sa_hooks[i].sym &&
+		    sa_hooks[i].sym->proto == SA_PROTO_UNCHECKED)
+			pr_info("%s: hooked as %s, whose prototype is private and could not be checked (no BTF, no kernel tree): its handler dereferences nothing it reads\n",
+				sa_hooks[i].path, sa_hooks[i].sym->name);
 }
 
 void sa_kprobes_unregister(void)
@@ -424,6 +580,8 @@ void sa_kprobes_unregister(void)
 		struct sa_hook *h = &sa_hooks[i];
 
 		h->missed += sa_hook_missed_now(h);
+		if (h->sym)
+			h->why = SA_WHY_STOPPED;
 		h->sym = NULL;
 		h->pin.addr = NULL;
 	}
@@ -437,6 +595,11 @@ const char *sa_path_name(enum sa_path path)
 bool sa_path_hooked(enum sa_path path)
 {
 	return !!sa_hooks[path].sym;
+}
+
+const char *sa_path_why(enum sa_path path)
+{
+	return sa_why[sa_hooks[path].why];
 }
 
 unsigned long sa_kprobes_missed(void)

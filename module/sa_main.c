@@ -42,11 +42,6 @@
 #include "sa_sites.h"
 #include "sa_unwrap.h"
 
-#if BITS_PER_LONG != 64
-/* Remote reads of 64-bit per-CPU counters would tear (sa_core.h). */
-#error "slab_account needs a 64-bit kernel"
-#endif
-
 static unsigned long max_objects;
 module_param(max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
@@ -63,12 +58,45 @@ MODULE_PARM_DESC(log_times,
 		 "log how long each step of the load and of the unload takes");
 
 static size_t sa_table_bytes, sa_object_bytes;
-unsigned long sa_epoch;		/* jiffies at load (the detail file) */
+u64 sa_epoch;			/* jiffies at load (the detail file) */
 
 static unsigned long sa_clamp_pow2(unsigned long v, unsigned long lo,
 				   unsigned long hi)
 {
 	return rounddown_pow_of_two(clamp(v, lo, hi));
+}
+
+/*
+ * A 32-bit kernel's vmalloc space is a few hundred MiB for everything
+ * (240 MiB by default on ARM): the tables take at most a quarter of it.
+ * Sizes chosen automatically are halved until they fit; a size asked for
+ * that does not fit is refused, saying what does.
+ */
+static int sa_fit_vmalloc(unsigned long *objs, unsigned long *sites,
+			  bool auto_objs, bool auto_sites)
+{
+#if BITS_PER_LONG == 32
+	const u64 room = VMALLOC_TOTAL / 4;
+	u64 need;
+
+	for (;;) {
+		need = (u64)sa_objects_bytes(*objs) + sa_sites_bytes(*sites) +
+		       sa_names_bytes(*sites);
+		if (need <= room)
+			return 0;
+		if (auto_objs && *objs > 8192)
+			*objs /= 2;
+		else if (auto_sites && *sites > 1024)
+			*sites /= 2;
+		else
+			break;
+	}
+	pr_err("max_objects=%lu and max_sites=%lu need %llu MiB of tables: more than a quarter of this kernel's %lu MiB of vmalloc space\n",
+	       *objs, *sites, need >> 20, (unsigned long)(VMALLOC_TOTAL >> 20));
+	return -EINVAL;
+#else
+	return 0;
+#endif
 }
 
 static void sa_free_tables(void)
@@ -94,6 +122,9 @@ static int sa_alloc_tables(void)
 		objs = sa_clamp_pow2(ram_mib * 512, 8192, 1UL << 20);
 	if (!sites)
 		sites = sa_clamp_pow2(ram_mib * 32, 1024, 16384);
+	ret = sa_fit_vmalloc(&objs, &sites, !max_objects, !max_sites);
+	if (ret)
+		return ret;
 
 	ret = sa_objects_alloc(objs, &obj_bytes);
 	if (!ret)
@@ -119,7 +150,7 @@ static int __init sa_init(void)
 	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
 
 	sa_log_steps = log_times;
-	sa_epoch = jiffies;
+	sa_epoch = get_jiffies_64();
 	/* Before any probe: its own allocations are not accounted. */
 	ret = sa_detail_measure();
 	if (ret)

@@ -33,10 +33,14 @@
 static char *sa_names;
 static u32 sa_names_size, sa_names_used;
 
+size_t sa_names_bytes(unsigned long sites)
+{
+	return min_t(unsigned long, sites * SA_NAME_ROOM, SA_SYM_LOOKUP - 1);
+}
+
 int sa_names_alloc(unsigned long sites, size_t *bytes)
 {
-	sa_names_size = min_t(unsigned long, sites * SA_NAME_ROOM,
-			      SA_SYM_LOOKUP - 1);
+	sa_names_size = sa_names_bytes(sites);
 	sa_names_used = 0;
 	*bytes = sa_names_size;
 	sa_names = sa_zalloc(sa_names_size);
@@ -49,6 +53,29 @@ void sa_names_free(void)
 	sa_names = NULL;
 }
 
+/*
+ * Another tool's kretprobe on an allocator replaces the function's return
+ * address with its trampoline's, which the kmem events then report as the
+ * call site: the caller is hidden, and nothing of ours gives it back (our
+ * own krealloc kretprobe recharges its objects).  Such sites are marked
+ * by name, and counted in the file's header.
+ */
+static const char *const sa_trampolines[] = {
+	"kretprobe_trampoline+", "__kretprobe_trampoline+",
+	"arch_rethook_trampoline+", "rethook_trampoline+",
+};
+
+static bool sa_name_is_trampoline(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sa_trampolines); i++)
+		if (!strncmp(name, sa_trampolines[i],
+			     strlen(sa_trampolines[i])))
+			return true;
+	return false;
+}
+
 /* Resolve and keep the name of @e; @buf holds it on return. */
 static u32 sa_name_resolve(struct sa_site *e, char *buf)
 {
@@ -56,6 +83,7 @@ static u32 sa_name_resolve(struct sa_site *e, char *buf)
 	size_t len;
 
 	sprint_symbol(buf, e->call_site);
+	c->hidden = sa_name_is_trampoline(buf);
 	len = strlen(buf) + 1;
 	if (!strncmp(buf, "0x", 2)) {
 		c->sym = SA_SYM_RAW;
@@ -85,8 +113,7 @@ const char *sa_site_name(struct sa_site *e, char *buf)
 	return sa_names + sym - 1;
 }
 
-/* Name every site that has no name yet. */
-static void sa_names_resolve_all(void)
+void sa_names_resolve_all(void)
 {
 	static char buf[KSYM_SYMBOL_LEN];	/* under sa_ctl_lock */
 	unsigned int i, n = sa_sites_seen();

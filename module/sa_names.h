@@ -13,11 +13,16 @@ struct sa_site;
 
 /* Room for the names of @sites sites; its bytes in *@bytes. */
 int sa_names_alloc(unsigned long sites, size_t *bytes);
+/* The bytes that room takes. */
+size_t sa_names_bytes(unsigned long sites);
 void sa_names_free(void);
 
 /* Watch modules going live (init code freed) or away: name their sites. */
 int sa_names_watch(void);
 void sa_names_unwatch(void);
+
+/* Under sa_ctl_lock: name every site that has no name yet. */
+void sa_names_resolve_all(void);
 
 /*
  * Under sa_ctl_lock: the name of @e's caller as %pS prints it, resolved

@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -27,7 +28,8 @@ struct sa_objval *sa_vals;
 unsigned long sa_bucket_mask;
 unsigned long sa_vals_stride;
 
-int sa_objects_alloc(unsigned long objs, size_t *bytes)
+/* Buckets of a table for about @objs objects. */
+static unsigned long sa_objects_buckets(unsigned long objs)
 {
 	unsigned long nbuckets = roundup_pow_of_two(DIV_ROUND_UP(objs,
 								  SA_BUCKET_KEYS));
@@ -36,11 +38,27 @@ int sa_objects_alloc(unsigned long objs, size_t *bytes)
 	BUILD_BUG_ON(roundup_pow_of_two(DIV_ROUND_UP(SA_MAX_OBJECTS,
 						     SA_BUCKET_KEYS)) >
 		     BIT_ULL(SA_HASH_BITS));
-	nbuckets = max(nbuckets, 2UL);
+	/*
+	 * At least the buckets an object may be stored in: with fewer, a
+	 * spilled object's search would wrap around to its home bucket.
+	 */
+	return max_t(unsigned long, nbuckets, SA_PROBE_BUCKETS);
+}
+
+size_t sa_objects_bytes(unsigned long objs)
+{
+	return sa_objects_buckets(objs) *
+	       (sizeof(struct sa_bucket) +
+		SA_BUCKET_KEYS * sizeof(struct sa_objval));
+}
+
+int sa_objects_alloc(unsigned long objs, size_t *bytes)
+{
+	unsigned long nbuckets = sa_objects_buckets(objs);
+
 	sa_bucket_mask = nbuckets - 1;
 	sa_vals_stride = SA_BUCKET_KEYS * sizeof(struct sa_objval);
-	*bytes = nbuckets * (sizeof(struct sa_bucket) +
-			     SA_BUCKET_KEYS * sizeof(struct sa_objval));
+	*bytes = sa_objects_bytes(objs);
 	sa_buckets = sa_zalloc(array_size(nbuckets, sizeof(struct sa_bucket)));
 	sa_vals = sa_zalloc(array3_size(nbuckets, SA_BUCKET_KEYS,
 					sizeof(struct sa_objval)));
@@ -64,27 +82,46 @@ unsigned long sa_objects_capacity(void)
 	return (sa_bucket_mask + 1) * SA_BUCKET_KEYS;
 }
 
-void sa_stats_sum(struct sa_stats *sum)
+void sa_stats_sum(struct sa_stats_sum *sum)
 {
+	unsigned int i;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct sa_stats *c = per_cpu_ptr(&sa_stats, cpu);
 
-		sum->failed += READ_ONCE(c->failed);
-		sum->unknown += READ_ONCE(c->unknown);
-		sum->missed += READ_ONCE(c->missed);
-		sum->dropped_objs += READ_ONCE(c->dropped_objs);
-		sum->dropped_sites += READ_ONCE(c->dropped_sites);
-		sum->resized += READ_ONCE(c->resized);
-		sum->resized_unknown += READ_ONCE(c->resized_unknown);
-		sum->twice += READ_ONCE(c->twice);
-		sum->unwrap_failed += READ_ONCE(c->unwrap_failed);
+		for (i = 0; i < SA_NR_STATS; i++)
+			sum->n[i] += sa_count_read(&c->n[i]);
 	}
 }
 
 /* ---- ages --------------------------------------------------------------- */
+
+#if BITS_PER_LONG == 32
+/*
+ * 64-bit jiffies in NMI context (sa_arch.h), where the seqcount's writer
+ * may be the code interrupted: the high word, the low word (jiffies), the
+ * high word again.  A carry in between changes the high word; its new
+ * value goes with a low word that wrapped.
+ */
+u64 sa_jiffies_nmi(void)
+{
+	const u32 *high = (const u32 *)&jiffies_64 +
+			  !IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
+	u32 h1, lo, h2;
+
+	h1 = READ_ONCE(*high);
+	/* The words in this order (the writer's carry in between shows). */
+	smp_rmb();
+	lo = READ_ONCE(jiffies);
+	smp_rmb();	/* as above */
+	h2 = READ_ONCE(*high);
+	if (h1 != h2 && lo >= BIT(31))
+		h2 = h1;
+	return (u64)h2 << 32 | lo;
+}
+#endif
 
 const u32 sa_age_bounds[SA_AGE_BUCKETS - 1] = { 1, 10, 60, 600, 3600 };
 
@@ -242,10 +279,10 @@ static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
 	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE &&
 	    val->bytes_alloc == bytes_alloc && old_req == bytes_req) {
 		sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
-		this_cpu_inc(sa_stats.twice);
+		sa_stat_inc(SA_STAT_TWICE);
 	} else {
 		sa_site_count_free(old, val->bytes_alloc, old_req);
-		this_cpu_inc(sa_stats.missed);
+		sa_stat_inc(SA_STAT_MISSED);
 	}
 	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 	val->site = e->off;
@@ -268,7 +305,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		if (!ptr)
-			this_cpu_inc(sa_stats.failed);
+			sa_stat_inc(SA_STAT_FAILED);
 		return;		/* else kmalloc(0): nothing handed out */
 	}
 
@@ -293,7 +330,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 	slot = sa_obj_claim(&sa_buckets[sa_hash(key, sa_bucket_mask)]);
 	if (unlikely(slot < 0)) {
 		/* In no row: its free could never be charged. */
-		this_cpu_inc(sa_stats.dropped_objs);
+		sa_stat_inc(SA_STAT_DROPPED_OBJS);
 		return;
 	}
 	live = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
@@ -313,12 +350,58 @@ sa_account_free_slow(unsigned long unused, unsigned long call_site,
 	slot = atomic_long_read(&home->spill) ?
 	       sa_obj_find_spilled(home, key) : -1;
 	if (slot < 0) {
-		this_cpu_inc(sa_stats.unknown);
+		sa_stat_inc(SA_STAT_UNKNOWN);
 		return;
 	}
 	sa_obj_release(sa_key_of(slot), &sa_vals[slot]);
 	/* Lowered after the key is released. */
 	atomic_long_dec(&home->spill);
+}
+
+/*
+ * Take the object at @ptr out of the table (a free that RCU completes
+ * later): its slot is held busy, so that no lookup finds the object and
+ * no allocation takes the slot, and no count changes yet.  The slot, or
+ * -1 when the table does not hold the object.
+ */
+long sa_account_take(const void *ptr)
+{
+	unsigned long key = (unsigned long)ptr;
+	long slot;
+
+	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
+		return -1;
+	slot = sa_obj_find(key);
+	/* Its owner is freeing it: no one else takes it meanwhile. */
+	if (slot < 0 || cmpxchg(sa_key_of(slot), key, SA_KEY_BUSY) != key)
+		return -1;
+	return slot;
+}
+
+/* The object taken from @slot was freed: charged to its site. */
+void sa_account_taken_free(const void *ptr, long slot)
+{
+	struct sa_bucket *home;
+
+	if (slot < 0) {
+		if (!ZERO_OR_NULL_PTR(ptr))
+			sa_stat_inc(SA_STAT_UNKNOWN);
+		return;
+	}
+	home = &sa_buckets[sa_hash((unsigned long)ptr, sa_bucket_mask)];
+	sa_obj_release(sa_key_of(slot), &sa_vals[slot]);
+	/* A spilled object: lowered after the key is released. */
+	if (slot / SA_BUCKET_KEYS != home - sa_buckets)
+		atomic_long_dec(&home->spill);
+}
+
+/* The object taken from @slot was not freed: back in the table. */
+void sa_account_taken_back(const void *ptr, long slot)
+{
+	if (slot < 0)
+		return;
+	/* The value, unchanged, before the key: a publish as any other. */
+	smp_store_release(sa_key_of(slot), (unsigned long)ptr);
 }
 
 /*
@@ -337,7 +420,7 @@ void sa_account_resize(const void *ptr, size_t new_req)
 		return;
 	slot = sa_obj_find((unsigned long)ptr);
 	if (slot < 0) {
-		this_cpu_inc(sa_stats.resized_unknown);
+		sa_stat_inc(SA_STAT_RESIZED_UNKNOWN);
 		return;
 	}
 	val = &sa_vals[slot];
@@ -346,8 +429,8 @@ void sa_account_resize(const void *ptr, size_t new_req)
 	req = min_t(size_t, new_req, val->bytes_alloc);
 	WRITE_ONCE(val->bytes_req, req);
 	/* Modulo 2^64: a shrink subtracts. */
-	this_cpu_add(e->pcpu->bytes_req, (u64)req - old);
-	this_cpu_inc(sa_stats.resized);
+	sa_count_add(e->pcpu->bytes_req, (u64)req - old);
+	sa_stat_inc(SA_STAT_RESIZED);
 }
 
 /*
@@ -375,7 +458,10 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	if (old->call_site == call_site)
 		return;
 	e = sa_site_get(call_site, NULL);
-	if (!e)
+	/* krealloc() called by a helper (kvrealloc()): the helper's caller. */
+	if (e && e->helper)
+		e = sa_site_unwrap(e, NULL);
+	if (!e || e == old)
 		return;
 	bytes_alloc = val->bytes_alloc;
 	bytes_req = READ_ONCE(val->bytes_req);

@@ -10,6 +10,8 @@
 
 /* A table for about @objs objects; its bytes in *@bytes.  0 or -ENOMEM. */
 int sa_objects_alloc(unsigned long objs, size_t *bytes);
+/* The bytes that table takes. */
+size_t sa_objects_bytes(unsigned long objs);
 void sa_objects_free(void);
 /* Its slots. */
 unsigned long sa_objects_capacity(void);
@@ -37,6 +39,6 @@ extern const u32 sa_age_bounds[SA_AGE_BUCKETS - 1];
 void sa_objects_scan(struct sa_obj_ages *acc, unsigned int nsites);
 
 /* The per-CPU event counters, summed. */
-void sa_stats_sum(struct sa_stats *sum);
+void sa_stats_sum(struct sa_stats_sum *sum);
 
 #endif /* SLAB_ACCOUNT_OBJECTS_H */

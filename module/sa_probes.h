@@ -32,6 +32,20 @@ enum sa_path {
 	SA_NR_PATHS
 };
 
+/* Why a path is hooked or not (the file's `unhooked PATH:` words). */
+enum sa_why {
+	SA_WHY_HOOKED,
+	SA_WHY_STOPPED,		/* by "stop" */
+	SA_WHY_DISABLED,	/* hooks=0 */
+	SA_WHY_NO_KPROBES,	/* the kernel has none (CONFIG_KPROBES) */
+	SA_WHY_ARGS,		/* no way to read arguments on this arch */
+	SA_WHY_ABSENT,		/* no function of any name it has had */
+	SA_WHY_PROTOTYPE,	/* declared otherwise than the handler expects */
+	SA_WHY_REFUSED,		/* by kprobes: blacklisted, not probeable */
+	SA_WHY_FAILED,		/* another error */
+	SA_NR_WHYS
+};
+
 /*
  * Hook a group's paths (@allocs: allocations, else frees and resizes);
  * a path that cannot be hooked is said at load and in the file, never an
@@ -44,6 +58,8 @@ void sa_kprobes_report(void);
 /* The path's name in the file; NULL when this kernel has no such API. */
 const char *sa_path_name(enum sa_path path);
 bool sa_path_hooked(enum sa_path path);
+/* Why it is not (or "hooked"), as the file says it. */
+const char *sa_path_why(enum sa_path path);
 /* Hook calls not handled: recursion, or no free return instance. */
 unsigned long sa_kprobes_missed(void);
 

@@ -14,6 +14,7 @@
 
 #include <linux/capability.h>
 #include <linux/kallsyms.h>
+#include <linux/math64.h>
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -67,11 +68,14 @@ static void sa_seq_header(struct seq_file *m)
 {
 	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
 	u64 allocs = 0, frees = 0, callers = 0, tracked = 0, sites = 0;
+	u64 hidden = 0;
 	unsigned int i, n = sa_sites_seen();
 	struct sa_site_view v;
-	struct sa_stats st;
+	struct sa_stats_sum st;
 	enum sa_path p;
 
+	/* Sites inside a trampoline are known by their names. */
+	sa_names_resolve_all();
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
 
@@ -93,6 +97,8 @@ static void sa_seq_header(struct seq_file *m)
 		objs += v.objs;
 		allocs += v.allocs;
 		frees += v.frees;
+		if (sa_site_cold(e)->hidden)
+			hidden += v.allocs;
 	}
 	sa_stats_since_reset(&st);
 
@@ -108,11 +114,11 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "number of allocs: %llu\n", allocs);
 	seq_printf(m, "number of frees: %llu\n", frees);
 	seq_printf(m, "number of callers: %llu\n", callers);
-	seq_printf(m, "failed allocs: %llu\n", st.failed);
-	seq_printf(m, "unknown frees: %llu\n", st.unknown);
-	seq_printf(m, "missed frees: %llu\n", st.missed);
-	seq_printf(m, "dropped objects: %llu\n", st.dropped_objs);
-	seq_printf(m, "dropped sites: %llu\n", st.dropped_sites);
+	seq_printf(m, "failed allocs: %llu\n", st.n[SA_STAT_FAILED]);
+	seq_printf(m, "unknown frees: %llu\n", st.n[SA_STAT_UNKNOWN]);
+	seq_printf(m, "missed frees: %llu\n", st.n[SA_STAT_MISSED]);
+	seq_printf(m, "dropped objects: %llu\n", st.n[SA_STAT_DROPPED_OBJS]);
+	seq_printf(m, "dropped sites: %llu\n", st.n[SA_STAT_DROPPED_SITES]);
 	seq_printf(m, "tracked objects: %llu\n", tracked);
 	seq_printf(m, "object capacity: %lu\n", sa_objects_capacity());
 	seq_printf(m, "call sites: %llu\n", sites);
@@ -124,11 +130,18 @@ static void sa_seq_header(struct seq_file *m)
 			seq_printf(m, "hooked %s: %d\n", sa_path_name(p),
 				   sa_path_hooked(p));
 	seq_printf(m, "missed hook calls: %lu\n", sa_kprobes_missed());
-	seq_printf(m, "resized in place: %llu\n", st.resized);
-	seq_printf(m, "unknown resizes: %llu\n", st.resized_unknown);
-	seq_printf(m, "reported twice: %llu\n", st.twice);
+	seq_printf(m, "resized in place: %llu\n", st.n[SA_STAT_RESIZED]);
+	seq_printf(m, "unknown resizes: %llu\n", st.n[SA_STAT_RESIZED_UNKNOWN]);
+	seq_printf(m, "reported twice: %llu\n", st.n[SA_STAT_TWICE]);
 	/* 1.2: rows of allocation helpers' callers. */
-	seq_printf(m, "unwrap failures: %llu\n", st.unwrap_failed);
+	seq_printf(m, "unwrap failures: %llu\n", st.n[SA_STAT_UNWRAP_FAILED]);
+	/* 1.3: why paths are not hooked, helpers found, hidden callers. */
+	for (p = 0; p < SA_NR_PATHS; p++)
+		if (sa_path_name(p) && !sa_path_hooked(p))
+			seq_printf(m, "unhooked %s: %s\n", sa_path_name(p),
+				   sa_path_why(p));
+	seq_printf(m, "unwrap helpers: %u\n", sa_unwrap_helpers());
+	seq_printf(m, "hidden callers: %llu\n", hidden);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
@@ -142,8 +155,8 @@ char *sa_proc_put_num(char *p, u64 v, unsigned int width)
 	unsigned int n = 0;
 
 	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
+		/* A u64 divided as a 32-bit kernel can (a division there). */
+		tmp[n++] = '0' + do_div(v, 10);
 	} while (v);
 	for (; width > n; width--)
 		*p++ = ' ';

@@ -11,10 +11,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/ctype.h>
+#include <linux/irqflags.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -62,7 +65,8 @@ static int sa_alloc_pcpu(unsigned long sites)
 		return -ENOMEM;
 	for (i = 0; i < sa_nr_pcpu_blocks; i++) {
 		/* Zeroed, as every per-CPU allocation. */
-		sa_pcpu_blocks[i] = __alloc_percpu_gfp(block, __alignof__(u64),
+		sa_pcpu_blocks[i] = __alloc_percpu_gfp(block,
+						       __alignof__(struct sa_site_pcpu),
 						       GFP_KERNEL | __GFP_NOWARN);
 		if (!sa_pcpu_blocks[i])
 			return -ENOMEM;
@@ -70,9 +74,23 @@ static int sa_alloc_pcpu(unsigned long sites)
 	return 0;
 }
 
+/* Bits of the site hash for @sites sites: twice as many slots. */
+static unsigned int sa_sites_hash_bits(unsigned long sites)
+{
+	return ilog2(roundup_pow_of_two(sites * 2));
+}
+
+size_t sa_sites_bytes(unsigned long sites)
+{
+	return sites * (sizeof(struct sa_site) + sizeof(struct sa_site_cold)) +
+	       (sizeof(*sa_site_hash) << sa_sites_hash_bits(sites)) +
+	       (size_t)roundup(sites, SA_PCPU_BLOCK) *
+	       sizeof(struct sa_site_pcpu) * num_possible_cpus();
+}
+
 int sa_sites_alloc(unsigned long sites, size_t *bytes)
 {
-	unsigned int hash_bits = ilog2(roundup_pow_of_two(sites * 2));
+	unsigned int hash_bits = sa_sites_hash_bits(sites);
 	unsigned long i;
 
 	/* Object values keep a site as its byte offset in 32 bits. */
@@ -83,10 +101,7 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 	sa_site_cap = sites;
 	sa_site_hash_mask = BIT(hash_bits) - 1;
 	atomic_set(&sa_nr_sites, 0);
-	*bytes = sites * (sizeof(struct sa_site) + sizeof(struct sa_site_cold)) +
-		 (sizeof(*sa_site_hash) << hash_bits) +
-		 (size_t)roundup(sites, SA_PCPU_BLOCK) *
-		 sizeof(struct sa_site_pcpu) * num_possible_cpus();
+	*bytes = sa_sites_bytes(sites);
 
 	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
 	sa_site_colds = sa_zalloc(array_size(sites, sizeof(struct sa_site_cold)));
@@ -186,7 +201,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 			if (idx < 0) {
 				idx = sa_site_reserve();
 				if (idx >= sa_site_cap) {
-					this_cpu_inc(sa_stats.dropped_sites);
+					sa_stat_inc(SA_STAT_DROPPED_SITES);
 					return NULL;
 				}
 				e = sa_site_at(idx);
@@ -194,7 +209,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				e->call_site = call_site;
 				e->helper = sa_helper_of(call_site);
 				e->off = (char *)e - (char *)sa_sites;
-				e->req_range = SA_REQ_NONE;
+				atomic64_set(&e->req_range, SA_REQ_NONE);
 				e->first_req = SA_FIRST_NONE;
 				/* Zeroed at load, used by no site before. */
 				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
@@ -307,7 +322,7 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 	struct sa_site *c;
 
 	if (unlikely(!caller)) {
-		this_cpu_inc(sa_stats.unwrap_failed);
+		sa_stat_inc(SA_STAT_UNWRAP_FAILED);
 		return e;
 	}
 	c = sa_site_get(caller, s);
@@ -319,7 +334,7 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 /* Widen @e's request extremes to @req. */
 static void sa_site_widen(struct sa_site *e, u32 req)
 {
-	u64 cur = READ_ONCE(e->req_range);
+	u64 cur = atomic64_read(&e->req_range);
 
 	for (;;) {
 		u32 min = lower_32_bits(cur), max = upper_32_bits(cur);
@@ -328,7 +343,7 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 		want = sa_req_range(min_t(u32, min, req), max_t(u32, max, req));
 		if (want == cur)
 			return;
-		old = cmpxchg64(&e->req_range, cur, want);
+		old = atomic64_cmpxchg(&e->req_range, cur, want);
 		if (old == cur)
 			break;
 		cur = old;
@@ -340,7 +355,7 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 	 * none is set yet (sa_site_sizes() shows the range with it).
 	 */
 	if (cur == SA_REQ_NONE)
-		cmpxchg(&e->first_req, SA_FIRST_NONE, (u64)req);
+		cmpxchg(&e->first_req, SA_FIRST_NONE, (unsigned long)req);
 }
 
 /*
@@ -388,7 +403,7 @@ void sa_site_uncount_size(struct sa_site *e, u32 req)
  * on whichever CPUs: frees are read first, so that allocs >= frees in the
  * sum; requested bytes before allocated ones (added in the other order).
  */
-static void sa_site_sum(const struct sa_site *e, struct sa_site_pcpu *sum)
+static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 {
 	int cpu;
 
@@ -396,20 +411,21 @@ static void sa_site_sum(const struct sa_site *e, struct sa_site_pcpu *sum)
 	for_each_possible_cpu(cpu) {
 		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
 
-		sum->frees += READ_ONCE(c->frees);
-		sum->freed_req += READ_ONCE(c->freed_req);
+		sum->frees += sa_count_read(&c->frees);
+		sum->freed_req += sa_count_read(&c->freed_req);
 	}
 	/* Frees before allocs: a free is counted after its allocation. */
 	smp_rmb();
 	for_each_possible_cpu(cpu)
-		sum->bytes_req += READ_ONCE(per_cpu_ptr(e->pcpu, cpu)->bytes_req);
+		sum->bytes_req +=
+			sa_count_read(&per_cpu_ptr(e->pcpu, cpu)->bytes_req);
 	/* Requested before allocated bytes: added the other way round. */
 	smp_rmb();
 	for_each_possible_cpu(cpu) {
 		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
 
-		sum->allocs += READ_ONCE(c->allocs);
-		sum->bytes_alloc += READ_ONCE(c->bytes_alloc);
+		sum->allocs += sa_count_read(&c->allocs);
+		sum->bytes_alloc += sa_count_read(&c->bytes_alloc);
 	}
 }
 
@@ -422,7 +438,7 @@ static u64 sa_sub0(u64 a, u64 b)
 void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 {
 	const struct sa_site_cold *b = sa_site_cold(e);
-	struct sa_site_pcpu sum;
+	struct sa_site_sum sum;
 	s64 live;
 
 	lockdep_assert_held(&sa_ctl_lock);
@@ -475,14 +491,15 @@ static void sa_site_sizes_reset(struct sa_site *e)
 	WRITE_ONCE(e->first_req, SA_FIRST_NONE);
 	/* Pairs with the full barrier of sa_site_widen()'s cmpxchg64(). */
 	smp_wmb();
-	WRITE_ONCE(e->req_range, SA_REQ_NONE);
+	atomic64_set(&e->req_range, SA_REQ_NONE);
 	for (i = 0; i < SA_SIZE_BUCKETS; i++)
 		atomic64_set(&e->sizes[i], 0);
 }
 
 void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 {
-	u64 range = READ_ONCE(e->req_range), req = READ_ONCE(e->first_req);
+	u64 range = atomic64_read(&e->req_range);
+	unsigned long req = READ_ONCE(e->first_req);
 	u64 counted = 0, left = allocs;
 	s64 n[SA_SIZE_BUCKETS];
 	unsigned int i, first;
@@ -527,23 +544,82 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 	z->count[first] = left;
 }
 
-void sa_sites_reset(void)
-{
-	unsigned int i, n = sa_sites_seen();
-	struct sa_site_pcpu sum;
+/* Sites whose bases a reset reads on one CPU (sa_sites_reset()). */
+struct sa_reset_pass {
+	unsigned int n;
+	int cpu;
+};
 
-	lockdep_assert_held(&sa_ctl_lock);
-	for (i = 0; i < n; i++) {
+/*
+ * Add CPU @p->cpu's counters to the bases of the first @p->n sites.  Run
+ * on that CPU, interrupts off a few sites at a time: no event is then
+ * half counted there (the notes on ordering in sa_core.h); or, for a CPU
+ * that is offline, anywhere (its counters no longer move).
+ */
+static int sa_sites_base_cpu(void *arg)
+{
+	const struct sa_reset_pass *p = arg;
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
 		struct sa_site *e = sa_site_at(i);
 		struct sa_site_cold *b = sa_site_cold(e);
+		const struct sa_site_pcpu *c;
+
+		if (!(i % 64)) {
+			if (i) {
+				local_irq_restore(flags);
+				cond_resched();
+			}
+			local_irq_save(flags);
+		}
+		if (!sa_site_ready(e))
+			continue;
+		c = per_cpu_ptr(e->pcpu, p->cpu);
+		b->base_allocs += sa_count_read(&c->allocs);
+		b->base_frees += sa_count_read(&c->frees);
+		b->base_alloc += sa_count_read(&c->bytes_alloc);
+		b->base_req += sa_count_read(&c->bytes_req);
+	}
+	if (i)
+		local_irq_restore(flags);
+	return 0;
+}
+
+void sa_sites_reset(void)
+{
+	struct sa_reset_pass p = { .n = sa_sites_seen() };
+	unsigned int i;
+	int cpu;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	/*
+	 * Readers of the file wait for sa_ctl_lock: they see no base half
+	 * summed.  A site made ready during the passes has its bases from
+	 * the passes after that, each event counted in all of them or none.
+	 */
+	for (i = 0; i < p.n; i++) {
+		struct sa_site_cold *b = sa_site_cold(sa_site_at(i));
+
+		b->base_allocs = 0;
+		b->base_frees = 0;
+		b->base_alloc = 0;
+		b->base_req = 0;
+	}
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		p.cpu = cpu;
+		if (!cpu_online(cpu) ||
+		    smp_call_on_cpu(cpu, sa_sites_base_cpu, &p, false))
+			sa_sites_base_cpu(&p);
+	}
+	cpus_read_unlock();
+	for (i = 0; i < p.n; i++) {
+		struct sa_site *e = sa_site_at(i);
 
 		if (!sa_site_ready(e))
 			continue;
-		sa_site_sum(e, &sum);
-		b->base_allocs = sum.allocs;
-		b->base_frees = sum.frees;
-		b->base_alloc = sum.bytes_alloc;
-		b->base_req = sum.bytes_req;
 		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
 		sa_site_sizes_reset(e);
 		if (!(i % 256))

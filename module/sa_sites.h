@@ -12,6 +12,8 @@
 
 /* Tables for @sites sites; their bytes in *@bytes.  0 or -ENOMEM. */
 int sa_sites_alloc(unsigned long sites, size_t *bytes);
+/* The bytes those tables take. */
+size_t sa_sites_bytes(unsigned long sites);
 void sa_sites_free(void);
 
 /*

@@ -57,7 +57,9 @@ static unsigned int sa_nr_helpers;
 static const char *const sa_builtin_helpers[] = {
 	/* kvmalloc(), kvzalloc(), kvcalloc() (7.x passes its caller on) */
 	"kvmalloc_node", "__kvmalloc_node_noprof",
-	"kvrealloc", "kvrealloc_noprof", "kvmemdup",
+	/* kvrealloc(): its krealloc() or kvmalloc() (6.12, 7.x) */
+	"kvrealloc", "kvrealloc_noprof", "kvrealloc_node_align_noprof",
+	"kvmemdup",
 	/* mempools */
 	"mempool_alloc_slab", "mempool_kmalloc", "mempool_kvmalloc",
 	"mempool_alloc", "mempool_alloc_noprof", "mempool_alloc_bulk_noprof",
@@ -76,6 +78,11 @@ unsigned int sa_helper_of(unsigned long ret_addr)
 		    ret_addr <= sa_helpers[i].end)
 			return i + 1;
 	return 0;
+}
+
+unsigned int sa_unwrap_helpers(void)
+{
+	return sa_nr_helpers;
 }
 
 const char *sa_helper_name(unsigned int helper)
@@ -150,6 +157,10 @@ static unsigned int sa_unwrap_lookup(const char *const *names,
 {
 	unsigned int i, nregd = 0, added = 0;
 
+	if (!IS_ENABLED(CONFIG_KPROBES)) {
+		pr_info("no kprobes in this kernel (CONFIG_KPROBES): the allocation helpers cannot be found by name, their allocations stay in their own rows\n");
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		kps[i].symbol_name = names[i];
 		kps[i].flags = KPROBE_FLAG_DISABLED;

@@ -15,6 +15,9 @@ void sa_unwrap_init(void);
 /* Any context: 1 + the index of the helper @ret_addr returns into, or 0. */
 unsigned int sa_helper_of(unsigned long ret_addr);
 
+/* How many helpers were found at load. */
+unsigned int sa_unwrap_helpers(void);
+
 /* The name of helper @helper (1-based), as the rows show it. */
 const char *sa_helper_name(unsigned int helper);
 

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slab_account: what differs between 64-bit and 32-bit kernels, for the
+ * core's inline code (sa_core.h): per-CPU counters that another CPU reads
+ * whole, the module's clock from 64-bit jiffies, the multiplicative hash,
+ * and how many keys fill a 64-byte bucket.  On a 64-bit kernel each is
+ * what it was before 32-bit kernels were supported: the same instructions.
+ */
+#ifndef SLAB_ACCOUNT_ARCH_H
+#define SLAB_ACCOUNT_ARCH_H
+
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/types.h>
+
+/*
+ * A per-CPU counter, written by its CPU with one operation and summed by
+ * readers on any CPU.  64-bit: a u64 this_cpu operation (one instruction
+ * on x86_64).  32-bit: a u64 is two words, which another CPU may read
+ * between the writes of a carry (a byte counter passes 4 GiB in minutes):
+ * an atomic64_t, read and written whole (ldrexd/strexd on ARMv7, no lock),
+ * at the writer's CPU's slot (were the writer moved to another CPU
+ * meanwhile, the atomic add would still count once, at that slot).
+ */
+#if BITS_PER_LONG == 64
+#define sa_count_t		u64
+#define sa_count_add(pcp, v)	this_cpu_add(pcp, v)
+#define sa_count_sub(pcp, v)	this_cpu_sub(pcp, v)
+#define sa_count_inc(pcp)	this_cpu_inc(pcp)
+#define sa_count_dec(pcp)	this_cpu_dec(pcp)
+
+static __always_inline u64 sa_count_read(const sa_count_t *c)
+{
+	return READ_ONCE(*c);
+}
+#else
+#define sa_count_t		atomic64_t
+#define sa_count_add(pcp, v)	atomic64_add(v, raw_cpu_ptr(&(pcp)))
+#define sa_count_sub(pcp, v)	atomic64_sub(v, raw_cpu_ptr(&(pcp)))
+#define sa_count_inc(pcp)	atomic64_inc(raw_cpu_ptr(&(pcp)))
+#define sa_count_dec(pcp)	atomic64_dec(raw_cpu_ptr(&(pcp)))
+
+static __always_inline u64 sa_count_read(const sa_count_t *c)
+{
+	return atomic64_read(c);
+}
+#endif
+
+/*
+ * jiffies in 64 bits.  A 32-bit kernel's jiffies wraps 5 minutes after
+ * boot (INITIAL_JIFFIES): jiffies_64 is read under its seqcount there,
+ * except in NMI context, where the writer may be the code interrupted.
+ */
+#if BITS_PER_LONG == 64
+static __always_inline u64 sa_jiffies(void)
+{
+	return READ_ONCE(jiffies);
+}
+#else
+u64 sa_jiffies_nmi(void);
+
+static __always_inline u64 sa_jiffies(void)
+{
+	if (unlikely(in_nmi()))
+		return sa_jiffies_nmi();
+	return get_jiffies_64();
+}
+#endif
+
+/*
+ * A multiplicative hash as hash_64() (hash_32() on 32-bit), of the
+ * product's bits from SA_HASH_SHIFT up: a fixed shift and a mask, not a
+ * shift by a variable, which on x86 would tie up %cl, where the probes
+ * receive an argument.
+ */
+#if BITS_PER_LONG == 64
+#define SA_HASH_SHIFT	40
+
+static __always_inline unsigned long sa_hash(unsigned long key,
+					     unsigned long mask)
+{
+	return ((u64)key * GOLDEN_RATIO_64 >> SA_HASH_SHIFT) & mask;
+}
+#else
+#define SA_HASH_SHIFT	8
+
+static __always_inline unsigned long sa_hash(unsigned long key,
+					     unsigned long mask)
+{
+	return (key * GOLDEN_RATIO_32 >> SA_HASH_SHIFT) & mask;
+}
+#endif
+#define SA_HASH_BITS	(BITS_PER_LONG - SA_HASH_SHIFT)
+
+/* Keys per object bucket: they and its spill count fill 64 bytes. */
+#define SA_BUCKET_BYTES	64
+#define SA_BUCKET_KEYS	((int)(SA_BUCKET_BYTES / sizeof(long)) - 1)
+
+#endif /* SLAB_ACCOUNT_ARCH_H */
