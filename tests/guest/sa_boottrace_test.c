@@ -260,7 +260,7 @@ FIXTURE_TEARDOWN(boottrace)
 	unlink(SNAP_FILE);
 }
 
-TEST_F_TIMEOUT(boottrace, import_and_diff, 280)
+TEST_F_TIMEOUT(boottrace, import_and_diff, SA_TEST_TIMEOUT)
 {
 	unsigned long long entries, overrun, lines = 0, bad_rules = 0;
 	unsigned long long r_allocs = 0, r_frees = 0, r_total = 0, r_req = 0;

@@ -28,6 +28,16 @@ static const char * const keys[] = {
 	"hooked kmem_cache_alloc_bulk", "hooked kfree_rcu_sheaf",
 	"missed hook calls", "resized in place", "unknown resizes",
 	"reported twice",
+	/* 1.2 */
+	"unwrap failures",
+	/* 1.3 */
+	"unwrap helpers", "hidden callers",
+};
+
+/* 1.3: every path's "hooked PATH" is 1, or its "unhooked PATH" says why. */
+static const char * const whys[] = {
+	"stopped", "disabled", "no-kprobes", "arguments", "absent",
+	"prototype", "refused", "failed",
 };
 
 TEST(mode_is_0600_root)
@@ -49,6 +59,25 @@ TEST(header_and_keys)
 	EXPECT_STREQ("active", s.state);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		EXPECT_TRUE(sa_snap_has_key(&s, keys[i])) TH_LOG("no '%s'", keys[i]);
+	}
+	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.3\n", 28));
+	for (int i = 0; i < s.nkeys; i++) {
+		const char *name = s.keys[i].name, *why;
+		char un[64];
+		size_t w;
+
+		if (strncmp(name, "hooked ", 7))
+			continue;
+		snprintf(un, sizeof(un), "unhooked %s", name + 7);
+		why = sa_snap_text(&s, un);
+		EXPECT_EQ(!s.keys[i].val, why != NULL) TH_LOG("%s", name);
+		for (w = 0; why && w < sizeof(whys) / sizeof(whys[0]); w++)
+			if (!strcmp(why, whys[w]))
+				break;
+		EXPECT_TRUE(!why || w < sizeof(whys) / sizeof(whys[0]))
+			TH_LOG("%s: '%s'", un, why);
+		if (why)
+			ksft_print_msg("%s: %s\n", un, why);
 	}
 	EXPECT_GT(sa_snap_key(&s, "object capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "call site capacity"), 0);

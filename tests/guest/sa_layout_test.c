@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * struct kmem_cache's layout taken from a BTF that is not the running
- * kernel's: the module must refuse to load, say why, and not touch the
- * allocator (the console checks find any splat).  make check builds such
- * modules for kernels whose struct kmem_cache is private (badbtf/: the
- * offsets of the size and name shifted; badobj/: only the object size's);
- * elsewhere there is nothing to get wrong.
+ * struct kmem_cache's layout, checked at every load: one that is not the
+ * running kernel's (a stale BTF) must make the module refuse to load, say
+ * why, and not touch the allocator (the console checks find any splat);
+ * one measured at load must be the kernel's.  make check builds modules
+ * with shifted offsets (badbtf/: the size's and the name's; badobj/: the
+ * object size's) where they come from BTF and on a few rows where
+ * slub_def.h gives them, and says which offsets a measure must find where
+ * they are measured and the headers have BTF (layout.btf).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,12 +33,11 @@ FIXTURE_TEARDOWN(layout)
 		sa_module_load("slab_account", NULL);
 }
 
-/* Does the kernel log hold @what? */
-static int logged(const char *what)
+/* How many times the kernel log holds @what. */
+static int logged_times(const char *what)
 {
-	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf;
-	int found;
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), times = 0;
+	char *buf, *at;
 
 	if (n <= 0)
 		return 0;
@@ -44,42 +45,86 @@ static int logged(const char *what)
 	if (!buf)
 		return 0;
 	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
-	found = n > 0 && strstr(buf, what);
+	for (at = n > 0 ? strstr(buf, what) : NULL; at; at = strstr(at + 1, what))
+		times++;
 	free(buf);
-	return found;
+	return times;
+}
+
+static int logged(const char *what)
+{
+	return logged_times(what) > 0;
 }
 
 /*
  * The module in @dir/ is refused at load and logs @why; the right one then
- * loads again.  Where make check built none (@absent says why), a skip.
+ * loads again.
  */
 static void refused(struct __test_metadata *_metadata, const char *dir,
-		    const char *why, const char *absent)
+		    const char *why)
 {
-	char ko[4096], mod[64];
+	char mod[64];
 
-	snprintf(ko, sizeof(ko), "%s/%s/slab_account.ko", sa_ko_dir(), dir);
-	if (access(ko, R_OK))
-		SKIP(return, "no %s/slab_account.ko: %s", dir, absent);
 	snprintf(mod, sizeof(mod), "%s/slab_account", dir);
 	if (sa_module_loaded("slab_account"))
 		ASSERT_EQ(0, sa_module_unload("slab_account"));
-	EXPECT_EQ(EINVAL, sa_module_load(mod, NULL));
+	EXPECT_EQ(EINVAL, sa_module_load(mod, NULL)) TH_LOG("%s", dir);
 	EXPECT_FALSE(sa_module_loaded("slab_account"));
-	EXPECT_TRUE(logged(why));
+	EXPECT_TRUE(logged(why)) TH_LOG("%s: no '%s' logged", dir, why);
 	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+	ksft_print_msg("report: layout: %s/slab_account.ko refused: '%s'\n",
+		       dir, why);
 }
 
-TEST_F(layout, wrong_btf_is_refused)
+static int have(const char *file)
 {
-	refused(_metadata, "badbtf", "is not this kernel's",
-		"struct kmem_cache is public here");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", sa_ko_dir(), file);
+	return !access(path, R_OK);
 }
 
-TEST_F(layout, wrong_object_size_is_refused)
+/*
+ * Offsets built in (slub_def.h, a kernel tree, BTF): modules built with
+ * them shifted (badbtf/: the size's and the name's; badobj/: the object
+ * size's) are refused.  Offsets measured at load: where the kernel's BTF
+ * is known (layout.btf, from the headers' vmlinux), the measure found
+ * exactly its offsets, at every load.
+ */
+TEST_F(layout, checked_at_load)
 {
-	refused(_metadata, "badobj", "the object size at offset",
-		"no object size offset from BTF here");
+	int checked = 0;
+
+	if (have("badbtf/slab_account.ko")) {
+		refused(_metadata, "badbtf", "is not this kernel's");
+		checked++;
+	}
+	if (have("badobj/slab_account.ko")) {
+		refused(_metadata, "badobj", "the object size at offset");
+		checked++;
+	}
+	if (have("layout.btf")) {
+		char path[4096], *btf, want[160];
+
+		snprintf(path, sizeof(path), "%s/layout.btf", sa_ko_dir());
+		ASSERT_EQ(0, sa_read_file(path, &btf, NULL));
+		btf[strcspn(btf, "\n")] = '\0';
+		snprintf(want, sizeof(want), "struct kmem_cache measured: %s\n",
+			 btf);
+		/* A fresh load, measured now. */
+		ASSERT_EQ(0, sa_module_unload("slab_account"));
+		ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+		/* Every measure logged since boot found the same. */
+		EXPECT_LE(1, logged_times(want)) TH_LOG("not logged: %s", want);
+		EXPECT_EQ(logged_times("struct kmem_cache measured: "),
+			  logged_times(want)) TH_LOG("another measure than %s", want);
+		ksft_print_msg("report: layout: measured at load as BTF says: %s\n",
+			       btf);
+		free(btf);
+		checked++;
+	}
+	if (!checked)
+		SKIP(return, "nothing to check here (make check adds what a row has)");
 }
 
 SA_SELFTEST_MAIN(0)

@@ -148,7 +148,7 @@ int sa_snap_read(struct sa_snap *s, char *err, size_t errlen)
 			struct sa_key *k;
 			char *end;
 
-			if (!colon || s->nkeys == 64 ||
+			if (!colon || s->nkeys == 96 ||
 			    (size_t)(colon - line) >= sizeof(k->name))
 				FAIL("line %d: bad summary line '%s'", lineno, line);
 			*colon = '\0';
@@ -158,6 +158,15 @@ int sa_snap_read(struct sa_snap *s, char *err, size_t errlen)
 			}
 			k = &s->keys[s->nkeys++];
 			snprintf(k->name, sizeof(k->name), "%s", line);
+			/* 1.3: why a path is not hooked, a word. */
+			if (!strncmp(line, "unhooked ", 9)) {
+				if (strlen(colon + 2) >= sizeof(k->text) ||
+				    strspn(colon + 2, "abcdefghijklmnopqrstuvwxyz-") !=
+				    strlen(colon + 2))
+					FAIL("line %d: bad word for '%s'", lineno, line);
+				snprintf(k->text, sizeof(k->text), "%s", colon + 2);
+				continue;
+			}
 			if (parse_u64(colon + 2, &end, &k->val) || *end)
 				FAIL("line %d: bad value for '%s'", lineno, line);
 		} else {
@@ -201,6 +210,14 @@ int sa_snap_has_key(const struct sa_snap *s, const char *key)
 		if (!strcmp(s->keys[i].name, key))
 			return 1;
 	return 0;
+}
+
+const char *sa_snap_text(const struct sa_snap *s, const char *key)
+{
+	for (int i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].name, key))
+			return s->keys[i].text;
+	return NULL;
 }
 
 unsigned long long sa_snap_key(const struct sa_snap *s, const char *key)
@@ -339,9 +356,33 @@ int sa_module_load(const char *name, const char *params)
 
 int sa_module_unload(const char *name)
 {
-	if (syscall(SYS_delete_module, name, O_NONBLOCK))
-		return errno;
-	return 0;
+	/*
+	 * A module still in its init (an insmod of a test that was killed:
+	 * the call goes on) or on its way out cannot be unloaded yet: try
+	 * again, a bounded number of times (not a wall clock).
+	 */
+	for (int tries = 0; ; tries++) {
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
+			return 0;
+		if ((errno != EBUSY && errno != EAGAIN) || tries == 600)
+			return errno;
+		usleep(100000);
+	}
+}
+
+int sa_restore(void)
+{
+	char ko[4096];
+
+	if (sa_module_loaded("slab_account") && !access(SA_PROC, F_OK))
+		return 0;
+	snprintf(ko, sizeof(ko), "%s/slab_account.ko", sa_ko_dir());
+	if (access(ko, R_OK))
+		return ENOENT;
+	/* Half there (being loaded or unloaded): out first. */
+	if (sa_module_loaded("slab_account"))
+		sa_module_unload("slab_account");
+	return sa_module_load("slab_account", getenv("SA_LOAD_PARAMS"));
 }
 
 int sa_module_loaded(const char *name)

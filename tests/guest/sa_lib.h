@@ -10,6 +10,18 @@
 #include <stddef.h>
 
 #define SA_PROC		"/proc/slab_account"
+
+/*
+ * The harness's timeout for a test, a guard against hangs only: every
+ * test bounds its work by count or progress, never by the time a host
+ * takes, which a busy machine or a slow board stretches many times (the
+ * row's boot timeout is the outer guard).  TEST() takes it too.
+ */
+#define SA_TEST_TIMEOUT	1800
+#ifdef TEST_TIMEOUT_DEFAULT
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT SA_TEST_TIMEOUT
+#endif
 #define SA_TEST_PROC	"/proc/sa_test"
 
 struct sa_row {
@@ -22,13 +34,14 @@ struct sa_row {
 struct sa_key {
 	char name[48];
 	unsigned long long val;
+	char text[32];		/* (1.3) a word: "unhooked PATH" keys */
 };
 
 struct sa_snap {
 	char *text;
 	size_t len;
 	char state[16];
-	struct sa_key keys[64];
+	struct sa_key keys[96];
 	int nkeys;
 	struct sa_row *rows;
 	size_t nrows;
@@ -47,6 +60,8 @@ void sa_snap_free(struct sa_snap *s);
 /* Value of a summary key; aborts the test program if absent. */
 unsigned long long sa_snap_key(const struct sa_snap *s, const char *key);
 int sa_snap_has_key(const struct sa_snap *s, const char *key);
+/* The word of an "unhooked PATH" key; NULL if absent. */
+const char *sa_snap_text(const struct sa_snap *s, const char *key);
 /* The row whose caller is "@func+0x..."; NULL if none; *count = matches. */
 const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 				 int *count);
@@ -81,8 +96,17 @@ int sa_truth_to_stride(struct sa_truth *t, const char *cache);
 const char *sa_ko_dir(void);
 /* finit_module() of @name.ko from sa_ko_dir(); 0 or an errno. */
 int sa_module_load(const char *name, const char *params);
-/* delete_module(); 0 or an errno. */
+/*
+ * delete_module(); 0 or an errno.  A module in transition (still in its
+ * init, or going) is waited for, a bounded number of times.
+ */
 int sa_module_unload(const char *name);
+/*
+ * What every test program starts from: slab_account loaded (from
+ * sa_ko_dir(), with $SA_LOAD_PARAMS) when it is not, or not whole (a test
+ * killed before: its insmod or rmmod went on).  0 or an errno.
+ */
+int sa_restore(void);
 /* Is a module of that name loaded? */
 int sa_module_loaded(const char *name);
 /* A freshly loaded sa_test (a loaded one frees its objects and goes). */
@@ -102,8 +126,9 @@ unsigned long long sa_trace_stat_sum(const char *dir, const char *key);
 
 /*
  * main() of every selftest program: skip (exit 4) when not root or when
- * slab_account is not loaded; with @need_sa_test also when sa_test.ko is
- * not in sa_ko_dir().  Expanded after kselftest_harness.h.
+ * slab_account is not loaded and cannot be (sa_restore()); with
+ * @need_sa_test also when sa_test.ko is not in sa_ko_dir().  Expanded
+ * after kselftest_harness.h.
  */
 #define SA_SELFTEST_MAIN(need_sa_test)					\
 int main(int argc, char **argv)						\
@@ -114,6 +139,7 @@ int main(int argc, char **argv)						\
 	setvbuf(stdout, NULL, _IOLBF, 0);				\
 	if (geteuid())							\
 		ksft_exit_skip("needs root\n");				\
+	sa_restore();							\
 	if (access(SA_PROC, F_OK))					\
 		ksft_exit_skip("no %s: load slab_account.ko first\n",	\
 			       SA_PROC);				\

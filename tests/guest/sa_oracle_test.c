@@ -261,7 +261,7 @@ FIXTURE_TEARDOWN(oracle)
 	sa_module_load("slab_account", NULL);
 }
 
-TEST_F_TIMEOUT(oracle, agrees_with_ftrace, 280)
+TEST_F_TIMEOUT(oracle, agrees_with_ftrace, SA_TEST_TIMEOUT)
 {
 	const char *env = getenv("SA_ORACLE_ITERS");
 	int iters = env ? atoi(env) : 600;

@@ -12,7 +12,12 @@
  * leaves rows of objects freed while stopped, which no longer balance by
  * design; see README): the storm runs again with the reader reading, and
  * once it is stopped every sa_stress row must equal sa_stress's own books
- * exactly; again after a reset while the storm's pools hold live
+ * exactly; meanwhile no counter of a row or of the header may ever go
+ * backwards between two reads (a 64-bit counter read torn on a 32-bit
+ * kernel would), and the big site's bytes pass 2^32.  Then resets taken
+ * while the storm runs: each site of one size, quiet again, must read
+ * exactly that size times its allocations, in bytes allocated and
+ * requested.  Again after a reset while the storm's pools hold live
  * objects, after more storm, and after freeing everything.
  */
 #define _GNU_SOURCE
@@ -38,10 +43,21 @@
 #define SA_CYCLES	100
 #define SA_MIN_CYCLES	20
 #define SA_CYCLE_EXTRA_SECS	300
-#define NR_SAS_SITES	7
+#define NR_SAS_SITES	9
+/* The storm's sites of one size: their requests (sa_stress.c). */
+static const struct {
+	const char *func, *cache;
+	unsigned long long req;
+} one_size[] = {
+	{ "sa_stress_fixed", NULL, 100 },
+	{ "sa_stress_cache", "sa_stress_cache", 152 },
+	{ "sa_stress_big", NULL, 1000 * 1000 },
+};
 
 struct chaos {
 	volatile int stop;
+	int monotone;			/* no reset or reload meanwhile */
+	unsigned long backwards_checks;
 	unsigned long reads, read_absent, rows;
 	unsigned long writes[3], write_absent;
 	unsigned long cycles, tiny_loads;
@@ -87,9 +103,55 @@ static int absent(const char *err)
 	return !strcmp(err, a) || !strcmp(err, b);
 }
 
+/* A row's counters that only grow while nothing resets, by caller. */
+struct seen {
+	char caller[256];
+	unsigned long long v[4];	/* total, allocs, frees, req */
+};
+
+/*
+ * Has a counter of @r gone backwards since @seen's last reading of its
+ * caller (sa_stress's sites only: their requests never shrink)?  Then
+ * @fail says which.
+ */
+static int went_back(struct seen *seen, int nseen, const struct sa_row *r,
+		     char *fail, size_t len)
+{
+	static const char * const names[] = { "total", "allocs", "frees", "req" };
+	unsigned long long v[4] = { r->total, r->allocs, r->frees, r->req };
+
+	if (strncmp(r->caller, "sa_stress_", 10))
+		return 0;
+	for (int i = 0; i < nseen; i++) {
+		if (strcmp(seen[i].caller, r->caller))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			if (v[k] < seen[i].v[k]) {
+				snprintf(fail, len, "%s of %s went back from %llu to %llu",
+					 names[k], r->caller, seen[i].v[k], v[k]);
+				return 1;
+			}
+			seen[i].v[k] = v[k];
+		}
+		return 0;
+	}
+	return 0;
+}
+
 /* Reads until told to stop; every snapshot must parse and be sane. */
 static int reader(struct chaos *c)
 {
+	/*
+	 * Of the header's sums only frees never go back: an allocation may
+	 * be taken back from a site and counted at another (krealloc's
+	 * caller, a large kmalloc reported twice), which a sum read between
+	 * the two sees twice.
+	 */
+	static const char * const grow[] = { "number of frees" };
+	unsigned long long head[1] = { 0 };
+	struct seen seen[16];
+	int nseen = 0;
+
 	while (!c->stop) {
 		char err[256];
 		struct sa_snap s;
@@ -113,6 +175,27 @@ static int reader(struct chaos *c)
 		c->rows += s.nrows;
 		for (size_t i = 0; i < s.nrows; i++) {
 			const struct sa_row *r = &s.rows[i];
+
+			if (c->monotone && nseen < 16 &&
+			    !strncmp(r->caller, "sa_stress_", 10)) {
+				int known = 0;
+
+				for (int k = 0; k < nseen; k++)
+					known |= !strcmp(seen[k].caller, r->caller);
+				if (!known) {
+					snprintf(seen[nseen].caller,
+						 sizeof(seen[nseen].caller), "%s",
+						 r->caller);
+					memset(seen[nseen].v, 0,
+					       sizeof(seen[nseen].v));
+					nseen++;
+				}
+			}
+			if (c->monotone &&
+			    went_back(seen, nseen, r, c->fail, sizeof(c->fail))) {
+				sa_snap_free(&s);
+				return 1;
+			}
 
 			/*
 			 * The format's own rules, under allocations, reads and
@@ -143,6 +226,19 @@ static int reader(struct chaos *c)
 				return 1;
 			}
 		}
+		for (int k = 0; c->monotone && k < 1; k++) {
+			unsigned long long v = sa_snap_key(&s, grow[k]);
+
+			if (v < head[k]) {
+				snprintf(c->fail, sizeof(c->fail),
+					 "header: %s went back from %llu to %llu",
+					 grow[k], head[k], v);
+				sa_snap_free(&s);
+				return 1;
+			}
+			head[k] = v;
+		}
+		c->backwards_checks += c->monotone;
 		if (sa_snap_key(&s, "total bytes requested") >
 		    sa_snap_key(&s, "total bytes allocated") ||
 		    sa_snap_key(&s, "current bytes requested") >
@@ -405,6 +501,7 @@ static void storm(struct __test_metadata *_metadata, struct chaos *c,
 	int st;
 
 	c->stop = 0;
+	c->monotone = 1;
 	ASSERT_EQ(0, sas_cmd("start"));
 	rd = spawn(c, reader);
 	ASSERT_LT(0, rd);
@@ -412,7 +509,78 @@ static void storm(struct __test_metadata *_metadata, struct chaos *c,
 	ASSERT_EQ(0, sas_cmd("stop"));
 	c->stop = 1;
 	ASSERT_EQ(rd, waitpid(rd, &st, 0));
+	c->monotone = 0;
 	ASSERT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) TH_LOG("%s", c->fail);
+}
+
+/* Bytes allocated so far at sa_stress_big, by its books. */
+static unsigned long long big_total(void)
+{
+	struct sa_truth t[16];
+	int cpus = 0, n = sa_truth_read_file(SAS_PROC, t, 16, &cpus);
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].func, "sa_stress_big"))
+			return t[i].total;
+	return 0;
+}
+
+/*
+ * Resets taken while the storm runs, each followed by more storm, then
+ * the storm stopped: every site of one size must read that size times its
+ * allocations since the reset, exactly.  A reset whose bases counted an
+ * allocation in one counter and not in another (read while it was being
+ * counted) would leave a quiet site off by it until the next reset.
+ */
+static void resets_under_storm(struct __test_metadata *_metadata,
+			       struct chaos *c, int rounds)
+{
+	unsigned long long size[3] = { 0 }, checked = 0;
+	struct sa_truth t[16];
+	int cpus = 0, n;
+
+	/* Each site's bytes handed out per object, as the events report. */
+	n = sa_truth_read_file(SAS_PROC, t, 16, &cpus);
+	for (int k = 0; k < 3; k++) {
+		for (int i = 0; i < n; i++) {
+			if (strcmp(t[i].func, one_size[k].func) || !t[i].allocs)
+				continue;
+			ASSERT_EQ(0, sa_truth_to_stride(&t[i], one_size[k].cache))
+				TH_LOG("%s: more than one size", t[i].func);
+			size[k] = t[i].total / t[i].allocs;
+		}
+		ASSERT_NE(0, size[k]) TH_LOG("%s: no allocation", one_size[k].func);
+	}
+	for (int round = 0; round < rounds; round++) {
+		char err[256];
+		struct sa_snap s;
+		int count;
+
+		ASSERT_EQ(0, sas_cmd("start"));
+		msleep(150);
+		ASSERT_EQ(0, sa_cmd("reset"));
+		msleep(150);
+		ASSERT_EQ(0, sas_cmd("stop"));
+		ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+		for (int k = 0; k < 3; k++) {
+			const struct sa_row *r = sa_snap_row(&s, one_size[k].func,
+							     &count);
+
+			if (!r)
+				continue;
+			EXPECT_EQ(r->allocs * size[k], r->total)
+				TH_LOG("reset %d: %s: %llu allocs, %llu bytes of %llu each",
+				       round, r->caller, r->allocs, r->total, size[k]);
+			EXPECT_EQ(r->allocs * one_size[k].req, r->req)
+				TH_LOG("reset %d: %s: %llu allocs, %llu bytes requested of %llu each",
+				       round, r->caller, r->allocs, r->req,
+				       one_size[k].req);
+			checked += r->allocs;
+		}
+		sa_snap_free(&s);
+	}
+	ksft_print_msg("report: stress resets under storm: %d resets, %llu allocations since them at the sites of one size, each site's bytes exact\n",
+		       rounds, checked);
 }
 
 TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
@@ -490,10 +658,16 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 	ASSERT_EQ(0, reload_sa());
 	ASSERT_EQ(0, sas_cmd("zero"));
 	storm(_metadata, c, 10);
-	n = compare(_metadata, "after 10 s", 1);
-	ksft_print_msg("report: stress exact: %llu allocations at the stress sites in 10 s, %lu snapshots read meanwhile\n",
-		       n, c->reads);
+	/* Past 2^32 bytes at the big site (a bounded number of times more). */
+	for (int i = 0; i < 24 && big_total() <= 1ULL << 32; i++)
+		storm(_metadata, c, 5);
+	n = compare(_metadata, "storm", 1);
+	ksft_print_msg("report: stress exact: %llu allocations at the stress sites, %lu snapshots read meanwhile, %lu of them checked for counters going backwards; sa_stress_big %llu bytes\n",
+		       n, c->reads, c->backwards_checks, big_total());
 	EXPECT_LT(10000, n);
+	EXPECT_LT(1ULL << 32, big_total());
+
+	resets_under_storm(_metadata, c, 12);
 
 	/* A reset while the pools hold live objects, then more storm. */
 	ASSERT_EQ(0, sa_cmd("reset"));

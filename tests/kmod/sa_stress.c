@@ -20,6 +20,12 @@
  *   sa_stress_softirq  kmalloc(8..512, GFP_ATOMIC) in the timers
  *   sa_stress_hardirq  kmalloc(8..512, GFP_ATOMIC) in the hrtimers
  *   sa_stress_irqwork  kmalloc(8..512, GFP_ATOMIC) in the irq_works
+ *   sa_stress_fixed    kmalloc(100, GFP_KERNEL), kthreads: one size, so
+ *                      that its rows' ratios are known after a reset
+ *   sa_stress_big      kmalloc(SAS_BIG_REQ) from the page allocator
+ *                      (1 MiB handed out), kthreads, freed at once: its
+ *                      bytes pass 2^32 within seconds, the per-CPU
+ *                      counters' high words carrying all along
  *
  * Writes to /proc/sa_stress:
  *   start  start (or resume) the storm
@@ -66,12 +72,16 @@ enum {
 	SAS_SOFTIRQ,
 	SAS_HARDIRQ,
 	SAS_IRQWORK,
+	SAS_FIXED,
+	SAS_BIG,
 	SAS_NR_SITES
 };
 
 #define SAS_POOL	256	/* objects a CPU's pool holds */
 #define SAS_MAGIC	0x5a5a
 #define SAS_CACHE_SIZE	152
+#define SAS_FIXED_REQ	100
+#define SAS_BIG_REQ	(1000 * 1000)
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SAS_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -98,6 +108,8 @@ static struct sas_books sas_books[SAS_NR_SITES] = {
 	[SAS_SOFTIRQ]	= { .func = "sa_stress_softirq" },
 	[SAS_HARDIRQ]	= { .func = "sa_stress_hardirq" },
 	[SAS_IRQWORK]	= { .func = "sa_stress_irqwork" },
+	[SAS_FIXED]	= { .func = "sa_stress_fixed" },
+	[SAS_BIG]	= { .func = "sa_stress_big" },
 };
 
 struct sas_cpu {
@@ -181,6 +193,18 @@ static noinline void *sa_stress_irqwork(u32 r, size_t *n)
 {
 	*n = 24 + r % 489;
 	return SAS_SITE(kmalloc(*n, GFP_ATOMIC));
+}
+
+static noinline void *sa_stress_fixed(size_t *n)
+{
+	*n = SAS_FIXED_REQ;
+	return SAS_SITE(kmalloc(SAS_FIXED_REQ, GFP_KERNEL));
+}
+
+static noinline void *sa_stress_big(size_t *n)
+{
+	*n = SAS_BIG_REQ;
+	return SAS_SITE(kmalloc(SAS_BIG_REQ, GFP_KERNEL | __GFP_NOWARN));
 }
 
 /* ---- books and pools ---------------------------------------------------- */
@@ -374,6 +398,20 @@ static void sas_thread_round(struct sas_cpu *c)
 		p = sas_take((r & 0x30000) ? c : next, r >> 5);
 		if (p)
 			sas_free(p);
+		/* One of one size, pooled; a big one, freed at once. */
+		if (!(i % 4)) {
+			p = sa_stress_fixed(&n);
+			sas_keep(c, p, SAS_FIXED, n, r >> 11);
+		}
+		if (i == 16) {
+			p = sa_stress_big(&n);
+			if (p) {
+				sas_note_alloc(p, SAS_BIG, n);
+				sas_free(p);
+			} else {
+				atomic64_inc(&sas_failed);
+			}
+		}
 	}
 	irq_work_queue(&c->irq_work);	/* no-op while still pending */
 	if (!timer_pending(&c->timer))

@@ -57,6 +57,12 @@
  *                objects): the same with 2 objects of that cache
  *   pool_a       4 x mempool_alloc() from the kmalloc pool, 1 freed
  *   pool_b       3 x mempool_alloc() from the slab pool, 1 freed
+ *   kvre         kvrealloc() of NULL to 200 bytes (an allocation), then
+ *                to 250, to 100 and to 3000 bytes, kept: kvrealloc()
+ *                moves the object to grow it and keeps it as it is to
+ *                shrink it, the allocator not asked (up to 6.9), or
+ *                krealloc()s it, in place where it fits (6.10 on); the
+ *                books follow where it went (no kvrealloc() before 5.15)
  * (the pools' reserves are full, so mempool_alloc() allocates and
  * mempool_free() frees).
  *
@@ -105,6 +111,7 @@ enum {
 	SITE_POOL_B,
 	SITE_KPOOL,
 	SITE_SPOOL,
+	SITE_KVRE,
 	NR_SITES
 };
 
@@ -152,6 +159,7 @@ static struct sat_site sat_sites[NR_SITES] = {
 	[SITE_POOL_B]		= { .func = "sa_test_alloc_pool_b" },
 	[SITE_KPOOL]		= { .func = "sa_test_alloc_kpool" },
 	[SITE_SPOOL]		= { .func = "sa_test_alloc_spool" },
+	[SITE_KVRE]		= { .func = "sa_test_alloc_kvre" },
 };
 
 static DEFINE_MUTEX(sat_lock);
@@ -270,7 +278,7 @@ static void sat_free(int site)
 		return;
 	if (site == SITE_CACHE || site == SITE_BULK)
 		kmem_cache_free(sat_cache, ptr);
-	else if (site == SITE_KV_A || site == SITE_KV_B)
+	else if (site == SITE_KV_A || site == SITE_KV_B || site == SITE_KVRE)
 		kvfree(ptr);
 	else if (site == SITE_POOL_A)
 		mempool_free(ptr, sat_kpool);
@@ -385,6 +393,12 @@ static noinline mempool_t *sa_test_alloc_kpool(void)
 static noinline mempool_t *sa_test_alloc_spool(void)
 {
 	return SAT_SITE(mempool_create_slab_pool(2, sat_pool_cache));
+}
+
+static noinline __noclone void *
+sa_test_alloc_kvre(void *p, size_t oldsize, size_t size)
+{
+	return SAT_SITE(sat_kvrealloc(p, oldsize, size));
 }
 
 /* Distinct bodies: not folded into one function by the compiler. */
@@ -508,6 +522,38 @@ static void sat_note_pool(int site, mempool_t *pool, size_t req,
 						       c));
 }
 
+/* kvrealloc() @p of @site from @oldsize to @size; the books follow it. */
+static void *sat_kvre_step(void *p, size_t oldsize, size_t size)
+{
+	void *q = sa_test_alloc_kvre(p, oldsize, size);
+
+	if (!q)
+		return p;
+	if (q == p) {
+		/* A krealloc() in place; the old form asks no one. */
+#ifndef SAT_KVREALLOC_OLDSIZE
+		sat_note_resize(SITE_KVRE, p, size);
+#endif
+		return p;
+	}
+	/* Moved: the old object was freed (its only one is @p). */
+	sat_take(SITE_KVRE);
+	sat_note_alloc(SITE_KVRE, q, size);
+	return q;
+}
+
+static void sat_kvrealloc_pattern(void)
+{
+	void *p = sa_test_alloc_kvre(NULL, 0, 200);
+
+	if (!p)
+		return;		/* no kvrealloc() in this kernel */
+	sat_note_alloc(SITE_KVRE, p, 200);
+	p = sat_kvre_step(p, 200, 250);
+	p = sat_kvre_step(p, 250, 100);
+	sat_kvre_step(p, 100, 3000);
+}
+
 static void sat_helpers(void)
 {
 	int i;
@@ -540,6 +586,7 @@ static void sat_helpers(void)
 	sat_free(SITE_KV_B);
 	sat_free(SITE_POOL_A);
 	sat_free(SITE_POOL_B);
+	sat_kvrealloc_pattern();
 }
 
 /* ---- contexts ------------------------------------------------------------ */

@@ -26,4 +26,17 @@ static inline int timer_delete_sync(struct timer_list *timer)
 }
 #endif
 
+/*
+ * kvrealloc(@p, ..., @size) in whichever form the kernel has it; where it
+ * has none (before 5.15), NULL, which the pattern takes for "no such
+ * helper here".
+ */
+#if defined(SAT_KVREALLOC_OLDSIZE)
+#define sat_kvrealloc(p, oldsize, size) kvrealloc(p, oldsize, size, GFP_KERNEL)
+#elif defined(SAT_KVREALLOC_SIZE)
+#define sat_kvrealloc(p, oldsize, size) kvrealloc(p, size, GFP_KERNEL)
+#else
+#define sat_kvrealloc(p, oldsize, size) ((void)(p), (void)(oldsize), NULL)
+#endif
+
 #endif /* SAT_COMPAT_H */
