@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_out - where the output goes: standard output, or -o FILE (and --svg
- * FILE) written into a temporary file FILE.XXXXXX in the same directory
- * and renamed over FILE once complete, so that readers never see half a
- * file; on an error FILE is left as it was.
+ * FILE).  A regular FILE, or a new one, is replaced atomically: written
+ * into a temporary FILE.XXXXXX in its directory and renamed over it once
+ * complete (readers never see half a file; on an error FILE is left as it
+ * was), with FILE's mode and owner kept.  A symbolic link is followed and
+ * its target written so.  Anything else (a FIFO, a device, a file with
+ * other hard links, a regular file whose owner cannot be kept) is written
+ * in place, never replaced; a directory is refused.
  */
 #ifndef SA_OUT_H
 #define SA_OUT_H
@@ -12,15 +16,15 @@
 void sa_out_init(void);
 
 /*
- * Send standard output to @path's temporary file (@path NULL: nothing
- * to do).  0, or -1 with a message on stderr.
+ * Send standard output to @path (NULL: nothing to do).  0, or -1 with a
+ * message on stderr.
  */
 int sa_out_begin(const char *path);
 
 /*
  * Finish: flush, and if @ok and all was written, rename the temporary
- * file over @path (else remove it); standard output is restored.  0, or
- * -1 (a message on stderr when the write or rename failed).
+ * file over its target (else remove it); standard output is restored.
+ * 0, or -1 (a message on stderr when the write or rename failed).
  */
 int sa_out_end(const char *path, int ok);
 

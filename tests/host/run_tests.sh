@@ -607,6 +607,74 @@ else
 fi
 expect_err output-no-dir 1 "slabacct: $TMP/none/x.prom: No such file or directory" -o "$TMP/none/x.prom" $V
 
+# -o FILE replaces only a regular file, keeping its mode and owner; a
+# symbolic link's target is written, a FIFO or a device in place.
+# out_kind PATH: what PATH is (stat's %F), its mode and owner
+out_kind() {
+	stat -c '%F %a %u:%g' "$1"
+}
+printf 'old\n' >"$TMP/kept.csv"
+chmod 600 "$TMP/kept.csv"
+if [ "$(id -u)" = 0 ]; then
+	chown 65534:65534 "$TMP/kept.csv"
+	want_kind="regular file 600 65534:65534"
+else
+	want_kind="regular file 600 $(id -u):$(id -g)"
+fi
+run output-keeps-mode --csv -o "$TMP/kept.csv" $V
+if [ "$rc" = 0 ] && [ "$(out_kind "$TMP/kept.csv")" = "$want_kind" ] &&
+   cmp -s expected/csv.out "$TMP/kept.csv"; then
+	pass output-keeps-mode
+else
+	fail output-keeps-mode "exit status $rc, $(out_kind "$TMP/kept.csv"), want $want_kind"
+fi
+mkdir "$TMP/links"
+printf 'old\n' >"$TMP/links/target.csv"
+chmod 640 "$TMP/links/target.csv"
+ln -s target.csv "$TMP/links/link.csv"
+run output-symlink --csv -o "$TMP/links/link.csv" $V
+if [ "$rc" = 0 ] && [ -L "$TMP/links/link.csv" ] &&
+   [ "$(out_kind "$TMP/links/target.csv")" = "regular file 640 $(id -u):$(id -g)" ] &&
+   cmp -s expected/csv.out "$TMP/links/target.csv" &&
+   [ "$(ls "$TMP/links" | tr '\n' ' ')" = "link.csv target.csv " ]; then
+	pass output-symlink
+else
+	fail output-symlink "exit status $rc: $(ls -l "$TMP/links")"
+fi
+rm -f "$TMP/fifo.out"
+mkfifo "$TMP/fifo.out"
+timeout 20 cat "$TMP/fifo.out" >"$TMP/fifo.got" &
+run output-fifo --csv -o "$TMP/fifo.out" $V
+wait
+if [ "$rc" = 0 ] && [ -p "$TMP/fifo.out" ] && cmp -s expected/csv.out "$TMP/fifo.got"; then
+	pass output-fifo
+else
+	fail output-fifo "exit status $rc, $(out_kind "$TMP/fifo.out"): $(head -c 100 "$TMP/fifo.got")"
+fi
+rm -f "$TMP/fifo.out"
+mkfifo "$TMP/fifo.out"
+timeout 20 cat "$TMP/fifo.out" >"$TMP/fifo.got" &
+run svg-fifo --svg "$TMP/fifo.out" $V
+wait
+if [ "$rc" = 0 ] && [ -p "$TMP/fifo.out" ] && grep -q '^</svg>$' "$TMP/fifo.got"; then
+	pass svg-fifo
+else
+	fail svg-fifo "exit status $rc, $(out_kind "$TMP/fifo.out")"
+fi
+# a character device (a private /dev/null: never the real one)
+if [ "$(id -u)" = 0 ] && mknod "$TMP/null" c 1 3 2>/dev/null; then
+	run output-device --csv -o "$TMP/null" $V
+	if [ "$rc" = 0 ] && [ -c "$TMP/null" ] && [ "$(ls "$TMP" | grep -c '^null')" = 1 ]; then
+		pass output-device
+	else
+		fail output-device "exit status $rc, $(out_kind "$TMP/null"); $(ls "$TMP" | grep '^null')"
+	fi
+	rm -f "$TMP/null"
+else
+	echo "skip cli: output-device (not root, or no mknod here)"
+fi
+expect_err output-directory 1 "slabacct: $TMP/links: Is a directory" -o "$TMP/links" $V
+
 expect_err watch-file-gone 1 "slabacct: $TMP/nothing: No such file or directory" \
 	--watch --count 2 "$TMP/nothing"
 
