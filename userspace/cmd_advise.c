@@ -371,6 +371,15 @@ static int report_advise(const struct opts *o, const struct sa_file *f,
 			cmd_error(NULL);
 		goto out;
 	}
+	if (g.n && !A.n) {
+		char *t1, *t2;
+
+		fprintf(stderr, "slabacct: none of the %zu call sites of %s is in %s: they were not read from one load of the module\n",
+			g.n, sa_esc_text(f->name, &t1), sa_esc_text(d->name, &t2));
+		free(t1);
+		free(t2);
+		goto out;
+	}
 	/* now that the duplicates are added up: the advice, and the filters */
 	for (i = k = 0; i < A.n; i++) {
 		struct asite t = A.s[i];

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_common.h"
 #include "cmd_detail.h"
@@ -314,8 +315,18 @@ int cmd_leaks(const struct opts *o)
 		sa_detail_free(&old);
 		return ret;
 	}
-	if (!o->nargs)
+	if (!o->nargs) {
+		/* a person at a terminal is told why nothing happens for a while */
+		int tty = isatty(STDERR_FILENO);
+		char *tmp;
+
+		if (tty)
+			fprintf(stderr, "slabacct: --leaks: reading %s again in %g s (--interval), to see what grows...",
+				sa_esc_text(p1, &tmp), o->interval), free(tmp);
 		sleep_seconds(o->interval);
+		if (tty)
+			fputs("\r\033[K", stderr);
+	}
 	if (cmd_load_detail(o, &new, p1)) {
 		sa_detail_free(&old);
 		return 1;

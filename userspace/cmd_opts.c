@@ -155,6 +155,7 @@ enum {
 	P_COUNT_MANY,	/* --count more than 1 */
 	P_LEAKS_LIVE,	/* --leaks without --once */
 	P_STDIN_KALLSYMS,	/* --kallsyms - and a trace on standard input */
+	P_SIZES_EMPTY,	/* --min-size more than --max-size */
 };
 #define B(x) (1ULL << (x))
 #define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG))
@@ -218,6 +219,7 @@ static const struct compat compat[] = {
 	{ O_BATCH, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_DELTA, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_MIN, 0, NULL, 0, { { B(P_SORT_CALLER), "--min needs a numeric first sort key (not caller)" } } },
+	{ O_MIN_SIZE, 0, NULL, 0, { { B(P_SIZES_EMPTY), "--min-size is more than --max-size: no call site can pass both" } } },
 	{ O_ALL, B(O_DIFF), "--all goes with --diff", 0, { { 0, NULL } } },
 	{ P_KEY_SITES, B(O_BY), "--sort: the key sites goes with --by", 0, { { 0, NULL } } },
 	{ O_BY, 0, NULL, 0, {
@@ -443,6 +445,8 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		o->sel.filter.only_cache = 1;
 		free(o->cache_name);
 		o->cache_name = NULL;
+		if (arg && !*arg)
+			usage_error("--cache=: an empty cache name (--cache alone keeps every kmem_cache row)");
 		if (arg) {
 			/* the file writes whitespace in names as '_' */
 			o->cache_name = strdup(arg);
@@ -640,6 +644,8 @@ void opts_parse(struct opts *o, int argc, char **argv)
 			given |= B(P_KEY_SITES);
 	if (o->count > 1)
 		given |= B(P_COUNT_MANY);
+	if (o->sel.filter.max_size && o->sel.filter.min_size > o->sel.filter.max_size)
+		given |= B(P_SIZES_EMPTY);
 	if (o->cmd == CMD_LEAKS && !o->once)
 		given |= B(P_LEAKS_LIVE);
 	if (is_stdin(o->kallsyms) &&

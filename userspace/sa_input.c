@@ -104,6 +104,46 @@ char *sa_io_error(const char *path, int errnum)
 	return sa_format("%s: %s%s", sa_display_name(path), strerror(errnum), hint);
 }
 
+/* What the first line of @buf (@len bytes) says the input is. */
+enum kind { K_SNAPSHOT, K_DETAIL, K_TRACE, K_UNKNOWN };
+
+static enum kind kind_of(const char *buf, size_t len, char *line, size_t n)
+{
+	size_t k = len < n - 1 ? len : n - 1;
+	const char *nl = memchr(buf, '\n', k);
+
+	if (nl)
+		k = (size_t)(nl - buf);
+	memcpy(line, buf, k);
+	line[k] = '\0';
+	if (strlen(line) != k)
+		return K_UNKNOWN;	/* a NUL: not text */
+	if (!strncmp(line, SA_DETAIL_HEADER_PREFIX, strlen(SA_DETAIL_HEADER_PREFIX)))
+		return K_DETAIL;
+	if (!strncmp(line, "slab_account", 12))
+		return K_SNAPSHOT;	/* or a damaged header: its parser says so */
+	if (line[strspn(line, " \t\r")] && sa_trace_sniff(line))
+		return K_TRACE;
+	return K_UNKNOWN;
+}
+
+/* @err, a slab_account parser's message, with a hint for an input of @kind. */
+static char *with_hint(char *err, enum kind kind)
+{
+	const char *hint = kind == K_DETAIL ?
+		" (a detail file: --leaks --once FILE or --advise --detail FILE reads it)" :
+		kind == K_TRACE ? " (a kmem trace: --from-trace FILE reads it)" : NULL;
+	char *s;
+
+	if (!hint || !err)
+		return err;
+	s = sa_format("%s%s", err, hint);
+	if (!s)
+		return err;
+	free(err);
+	return s;
+}
+
 int sa_load(struct sa_file *f, const char *path, char **err)
 {
 	return sa_load_max(f, path, SA_MAX_INPUT, err);
@@ -120,6 +160,11 @@ int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 			 err))
 		return -1;
 	ret = sa_parse_buffer(f, buf, len, sa_display_name(path), err);
+	if (ret) {
+		char line[256];
+
+		*err = with_hint(*err, kind_of(buf, len, line, sizeof(line)));
+	}
 	free(buf);
 	return ret;
 }
@@ -163,26 +208,28 @@ int sa_trace_load(struct sa_file *f, const char *path,
 	return ret;
 }
 
+#define FIRST_LINE 4096	/* of a --diff input, read to tell what it is */
+
 int sa_load_any(struct sa_file *f, const char *path, size_t max,
 		const struct sa_trace_opts *o, int *is_trace, char **err)
 {
-	size_t plen = strlen(SA_HEADER_PREFIX), len = 0, cap = 0;
 	int fd = open_input(path, err), ret = -1;
-	char *buf = NULL;
+	char *buf = NULL, *rest = NULL, line[256], q[SA_QUOTE_MAX + 4];
+	size_t len = 0, rlen;
+	enum kind kind;
 
 	memset(f, 0, sizeof(*f));
 	*is_trace = 0;
 	if (fd < 0)
 		return -1;
-	/* Enough of the start to tell a slab_account file from a trace. */
-	cap = plen + 1;
-	buf = malloc(cap);
+	buf = malloc(FIRST_LINE + 1);
 	if (!buf) {
 		*err = strdup("out of memory");
 		goto out;
 	}
-	while (len < plen && !memchr(buf, '\n', len)) {
-		ssize_t r = read(fd, buf + len, plen - len);
+	/* The first line (or its first 4 KiB): what the input is. */
+	while (len < FIRST_LINE && !memchr(buf, '\n', len)) {
+		ssize_t r = read(fd, buf + len, FIRST_LINE - len);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -194,39 +241,45 @@ int sa_load_any(struct sa_file *f, const char *path, size_t max,
 			break;
 		len += (size_t)r;
 	}
-	if (len == plen && !memcmp(buf, SA_HEADER_PREFIX, plen)) {
-		char *rest;
-		size_t rlen;
+	kind = len ? kind_of(buf, len, line, sizeof(line)) : K_TRACE;
+	if (kind == K_TRACE) {
+		*is_trace = 1;
+		ret = sa_trace_fd(f, fd, buf, len, sa_display_name(path), o, err);
+		goto out;
+	}
+	if (kind == K_UNKNOWN) {
+		sa_quote(q, line, strlen(line));
+		*err = sa_format("%s:1: neither a slab_account file nor a kmem trace: expected '%s1.x' or a trace's lines, got '%s'",
+				 sa_display_name(path), SA_HEADER_PREFIX, q);
+		goto out;
+	}
+	if (sa_read_fd(fd, &rest, &rlen)) {
+		*err = sa_io_error(path, errno);
+		goto out;
+	}
+	if (max && len + rlen > max) {
+		*err = sa_format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
+				 sa_display_name(path), max);
+		goto out;
+	}
+	if (rlen) {
+		char *all = realloc(buf, len + rlen + 1);
 
-		if (sa_read_fd(fd, &rest, &rlen)) {
-			*err = sa_io_error(path, errno);
-			goto out;
-		}
-		if (max && plen + rlen > max) {
-			free(rest);
-			*err = sa_format("%s: more than %zu bytes: too large for a slab_account file (--max-input raises the limit)",
-				      sa_display_name(path), max);
-			goto out;
-		}
-		free(buf);
-		buf = malloc(plen + rlen + 1);
-		if (!buf) {
-			free(rest);
+		if (!all) {
 			*err = strdup("out of memory");
 			goto out;
 		}
-		memcpy(buf, SA_HEADER_PREFIX, plen);
-		memcpy(buf + plen, rest, rlen);
-		free(rest);
-		ret = sa_parse_buffer(f, buf, plen + rlen, sa_display_name(path), err);
-	} else {
-		*is_trace = 1;
-		ret = sa_trace_fd(f, fd, buf, len, sa_display_name(path), o, err);
+		buf = all;
+		memcpy(buf + len, rest, rlen);
+		len += rlen;
 	}
+	ret = sa_parse_buffer(f, buf, len, sa_display_name(path), err);
+	if (ret)
+		*err = with_hint(*err, kind);
 out:
+	free(rest);
 	free(buf);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return ret;
 }
-

@@ -430,7 +430,9 @@ int sa_tr_build_detail(struct tr *t, const struct sa_file *f, struct sa_detail *
 
 	memset(d, 0, sizeof(*d));
 	if (!t->have_ts)
-		return sa_tr_fail(t, "no timestamps in the trace: no ages to compute");
+		return sa_tr_fail(t, t->count_ts ?
+				  "the trace's timestamps are counts, not seconds (trace_clock counter or x86-tsc): no ages to compute (trace with trace_clock local, global, mono or boot)" :
+				  "no timestamps in the trace: no ages to compute");
 	d->name = strdup(t->name);
 	d->major = SA_DETAIL_MAJOR;
 	d->now = (t->last_ts - t->first_ts) / 1000000000ULL;

@@ -51,6 +51,7 @@ struct tr {
 	uint64_t c[C_NCOUNTERS];
 	uint64_t first_ts, last_ts;
 	int have_ts;
+	int count_ts;		/* timestamps that are counts, not seconds, seen */
 	int trace_cmd;		/* trace-cmd report's "cpus=N" line seen */
 };
 

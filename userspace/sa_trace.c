@@ -57,6 +57,14 @@ static int looks_like_event(const char *line)
 	return 0;
 }
 
+int sa_trace_sniff(const char *line)
+{
+	if (line[strspn(line, " \t\r")] == '\0' || line[0] == '#' || starts(line, "CPU") ||
+	    starts(line, "cpus=") || starts(line, "version = "))
+		return 1;
+	return looks_like_event(line) || strstr(line, "call_site=") != NULL;
+}
+
 /* "SECONDS.FRACTION" ending at @end (exclusive) into ns; 0 or -1. */
 static int parse_ts(const char *start, const char *end, uint64_t *ns)
 {
@@ -259,6 +267,8 @@ static int trace_line(struct tr *t, char *line, size_t n)
 			t->have_ts = 1;
 			if (ts > t->last_ts)
 				t->last_ts = ts;
+		} else if (sa_all_digits(tsb, (size_t)(te - tsb))) {
+			t->count_ts = 1;	/* trace_clock=counter or x86-tsc */
 		}
 	}
 

@@ -41,6 +41,13 @@ struct sa_trace_opts {
 int sa_trace_fd(struct sa_file *f, int fd, const char *pre, size_t plen,
 		const char *name, const struct sa_trace_opts *o, char **err);
 
+/*
+ * Could @line (NUL terminated) be a trace's: blank, a comment, trace-cmd's
+ * or a lost-events line, or an event?  (A first line that is none of these
+ * is not a trace's.)
+ */
+int sa_trace_sniff(const char *line);
+
 /* The same from a buffer of @len bytes (tests and the fuzzer). */
 int sa_trace_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 			  const char *name, const struct sa_trace_opts *o,

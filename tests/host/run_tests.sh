@@ -732,6 +732,16 @@ if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] &&
 else
 	fail leaks-live "exit status $rc: $(cat "$TMP/err"; sed "s|$TMP/detail|F|g" "$TMP/out" | diff expected/leaks-live.out - | head -5)"
 fi
+# on a terminal, the wait is said (and the line cleared after it)
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$SLABACCT' --leaks -i 1 --detail $LN" /dev/null </dev/null >"$TMP/tty" 2>&1
+	if grep -q "slabacct: --leaks: reading $LN again in 1 s (--interval), to see what grows\.\.\." "$TMP/tty" &&
+	   grep -q "$(printf '\r\033')\[K" "$TMP/tty"; then
+		pass leaks-live-tty
+	else
+		fail leaks-live-tty "$(head -c 200 "$TMP/tty" | od -c | head -4)"
+	fi
+fi
 expect_err leaks-live-same-second 1 "slabacct: $LN and $LN were read in the same second (now 1010): no growth to measure (a longer --interval)" --leaks -i 1 --detail $LN
 expect_err leaks-same-second 1 "slabacct: $LN and $LN were read in the same second (now 1010): no growth to measure" --leaks $LN $LN
 expect_err leaks-swapped 1 "slabacct: NEW $LO (now 1000) is earlier than OLD $LN (now 1010): the module was reloaded in between, or the files are swapped" --leaks $LN $LO
@@ -765,6 +775,8 @@ if [ "$rc" = 0 ] && cmp -s "$TMP/want_err" "$TMP/err" &&
 else
 	fail advise-missing "exit status $rc, stderr '$(cat "$TMP/err")'"
 fi
+# a detail file that has none of FILE's call sites: not the same module load
+expect_err advise-unrelated 1 "slabacct: none of the 4 call sites of $B is in $LN: they were not read from one load of the module" --advise --detail $LN $B
 expect_err advise-no-detail 1 "slabacct: $TMP/none: No such file or directory" --advise --detail "$TMP/none" $AM
 expect_err advise-bad-detail 1 "slabacct: fixtures/detail_v2.txt:1: unsupported detail format version 2.0 (this reader understands 1.x)" --advise --detail fixtures/detail_v2.txt $AM
 if command -v python3 >/dev/null 2>&1; then
@@ -804,6 +816,9 @@ expect trace-leaks-csv 0 --leaks --once --from-trace fixtures/trace_leaks.txt --
 expect trace-leaks-json 0 --leaks --once --from-trace fixtures/trace_leaks.txt --json
 printf '  bash-1 [000] ..... nots: kmalloc: call_site=f+0x1/0x2 ptr=ffff888000000000 bytes_req=8 bytes_alloc=8\n' >"$TMP/t"
 expect_err trace-leaks-no-ts 1 "slabacct: $TMP/t: no timestamps in the trace: no ages to compute" --leaks --once --from-trace "$TMP/t"
+# trace_clock=counter (or x86-tsc): timestamps that are counts, not seconds
+printf '  bash-1 [000] ..... 12345: kmalloc: call_site=f+0x1/0x2 ptr=ffff888000000000 bytes_req=8 bytes_alloc=8\n' >"$TMP/t"
+expect_err trace-leaks-counter-ts 1 "slabacct: $TMP/t: the trace's timestamps are counts, not seconds (trace_clock counter or x86-tsc): no ages to compute (trace with trace_clock local, global, mono or boot)" --leaks --once --from-trace "$TMP/t"
 # every existing option works on a trace's account
 expect trace-61-by-module 0 --from-trace $T61 -b module
 expect trace-61-filtered 0 --from-trace $T61 --csv --kmalloc -m sa_test
@@ -968,6 +983,8 @@ usage_err bad-min-size "slabacct: --min-size: '1X' is not a size (a whole number
 usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a whole number, optionally with K, M, G, T, P or E)" -Z 16E $V
 usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
 usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's -o is --once here)" -o -s total $V
+usage_err sizes-empty "slabacct: --min-size is more than --max-size: no call site can pass both" -z 1K -Z 10 $V
+usage_err cache-empty "slabacct: --cache=: an empty cache name (--cache alone keeps every kmem_cache row)" --cache= $V
 usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
 usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache or type)" --by file $V
 usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache or type)" -b '' $V
@@ -1043,6 +1060,14 @@ expect_err bad-allocs-frees 1 "slabacct: fixtures/bad_allocs_frees.txt:23: alloc
 expect_err req-over-total 1 "slabacct: fixtures/req_over_total.txt:23: req 2436 is more than total 2204 (a row has req <= total)" fixtures/req_over_total.txt
 expect_err dev-zero 1 "slabacct: /dev/zero:1: not a slab_account file: expected 'slab_account - version: 1.x', got '????????????????????????????????????????...'" /dev/zero
 expect_err diff-bad-new 1 "slabacct: fixtures/v2.txt:1: unsupported format version 2.0 (this reader understands 1.x)" -d $B fixtures/v2.txt
+# what an input that is not a slab_account file is, and what reads it
+NOT_SA="not a slab_account file: expected 'slab_account - version: 1.x', got"
+expect_err hint-trace 1 "slabacct: fixtures/trace_61.txt:1: $NOT_SA '# tracer: nop' (a kmem trace: --from-trace FILE reads it)" fixtures/trace_61.txt
+expect_err hint-detail 1 "slabacct: fixtures/leaks_old.txt:1: $NOT_SA 'slab_account detail - version: 1.0' (a detail file: --leaks --once FILE or --advise --detail FILE reads it)" fixtures/leaks_old.txt
+expect_err diff-hint-detail 1 "slabacct: fixtures/leaks_old.txt:1: $NOT_SA 'slab_account detail - version: 1.0' (a detail file: --leaks --once FILE or --advise --detail FILE reads it)" -d fixtures/leaks_old.txt $A
+sed '1s/version/versoin/' $V >"$TMP/damaged.txt"
+expect_err diff-damaged-header 1 "slabacct: $TMP/damaged.txt:1: $NOT_SA 'slab_account - versoin: 1.0'" -d "$TMP/damaged.txt" $A
+expect_err diff-neither 1 "slabacct: fixtures/kallsyms.txt:1: neither a slab_account file nor a kmem trace: expected 'slab_account - version: 1.x' or a trace's lines, got 'ffffffff81000000 T _stext'" -d fixtures/kallsyms.txt $A
 
 # a caller longer than 4 KiB survives whole
 {
