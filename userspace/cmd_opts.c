@@ -22,7 +22,7 @@
 #include "sa_detail.h"
 
 #define MIN_INTERVAL 0.1	/* seconds, as watch(1) */
-#define METRICS_TOP 50		/* --openmetrics: call sites when -n is not given */
+#define METRICS_TOP 50		/* --prometheus: call sites when -n is not given */
 
 static void usage(FILE *fp)
 {
@@ -36,9 +36,10 @@ static void usage(FILE *fp)
 	      "\n"
 	      "Sorting and selection:\n"
 	      "  -s, --sort KEYS      sort by KEYS (comma separated, descending; caller\n"
-	      "                       ascending): total, slack (or waste), req, live,\n"
-	      "                       live_req, objs, peak, allocs (or hit), frees, frag,\n"
-	      "                       caller (default total; frag = 100 - 100 * req / total)\n"
+	      "                       ascending): total (or bytes), slack (or waste), req,\n"
+	      "                       live, live_req, objs, peak, allocs (or hit), frees,\n"
+	      "                       frag, caller (or callsite) (default total;\n"
+	      "                       frag = 100 - 100 * req / total)\n"
 	      "                       (sites: with --by, the call sites in a group)\n"
 	      "  -r, --reverse        reverse the sort order\n"
 	      "  -n, --top N          show only the first N rows\n"
@@ -57,12 +58,13 @@ static void usage(FILE *fp)
 	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
 	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
 	      "      --json           JSON: the summary and the rows (bytes)\n"
-	      "      --openmetrics    Prometheus text exposition (node_exporter's textfile\n"
-	      "                       collector): the summary and the top call sites\n"
-	      "                       (-n, default %d; --min), the rest as site=\"other\"\n"
+	      "      --prometheus     Prometheus text format 0.0.4 (node_exporter's textfile\n"
+	      "                       collector; --openmetrics is its former name): the\n"
+	      "                       summary and the top call sites (-n, default %d;\n"
+	      "                       --min), the rest as site=\"other\"\n"
 	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
-	      "                       speedscope): module;function;site VALUE, VALUE the\n"
-	      "                       first sort key\n"
+	      "                       speedscope): module;function;site[;helper] VALUE,\n"
+	      "                       VALUE the first sort key\n"
 	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
 	      "                       the first sort key, colour the slack %%) into FILE;\n"
 	      "                       the first -n sites (default %d) named, the rest grouped\n"
@@ -191,7 +193,7 @@ struct compat {
 	{ B(O_BY), m " does not go with --by" }, \
 	{ WATCHING, m " does not go with --watch, --count, --batch or --delta" }, \
 	{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), m " does not go with --summary-only or --no-summary" }, \
-	{ B(O_PROM) | B(O_FOLDED) | B(O_SVG), m " does not go with --openmetrics, --folded or --svg" }
+	{ B(O_PROM) | B(O_FOLDED) | B(O_SVG), m " does not go with --prometheus, --folded or --svg" }
 
 /* Checked in this order; the first refusal found is the message. */
 static const struct compat compat[] = {
@@ -225,7 +227,7 @@ static const struct compat compat[] = {
 	{ O_BY, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--by groups the rows: --summary-only does not go with it" },
 		{ B(O_FOLDED) | B(O_SVG), "--by does not go with --folded or --svg: they nest call sites in functions in modules already" },
-		{ B(O_PROM), "--by does not go with --openmetrics: its series carry module and function labels (sum by (module) in PromQL)" } } },
+		{ B(O_PROM), "--by does not go with --prometheus: its series carry module and function labels (sum by (module) in PromQL)" } } },
 	{ O_WATCH, 0, NULL, 0, {
 		{ B(O_DIFF) | B(O_JSON), "--watch shows the text or CSV report of one file (no --diff or --json)" } } },
 	{ O_SVG, 0, NULL, 0, {
@@ -238,15 +240,15 @@ static const struct compat compat[] = {
 		{ B(P_SORT_NOTNUM), "--folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)" },
 		{ B(O_SUMMARY_ONLY), "--folded has rows only: --summary-only does not go with it" } } },
 	{ O_PROM, 0, NULL, 0, {
-		{ B(O_DIFF), "--openmetrics writes one file's metrics: not with --diff" },
-		{ B(O_DELTA), "--openmetrics has counters: --delta does not go with it" } } },
+		{ B(O_DIFF), "--prometheus writes one file's metrics: not with --diff" },
+		{ B(O_DELTA), "--prometheus has counters: --delta does not go with it" } } },
 	{ O_CSV, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--csv has rows only: --summary-only does not go with it" } } },
 };
 
 /* Options of which one at most may be given. */
 static const struct why exclusive[] = {
-	{ FORMATS, "--csv, --json, --openmetrics, --folded and --svg exclude each other" },
+	{ FORMATS, "--csv, --json, --prometheus, --folded and --svg exclude each other" },
 	{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--summary-only and --no-summary exclude each other" },
 	{ B(O_ONCE) | B(P_COUNT_MANY), "--once and --count exclude each other" },
 	{ B(O_KMALLOC) | B(O_CACHE), "--kmalloc and --cache exclude each other" },
@@ -263,7 +265,8 @@ static const struct option long_opts[] = {
 	{ "human", no_argument, NULL, 'H' },
 	{ "csv", no_argument, NULL, 256 + O_CSV },
 	{ "json", no_argument, NULL, 256 + O_JSON },
-	{ "openmetrics", no_argument, NULL, 256 + O_PROM },
+	{ "prometheus", no_argument, NULL, 256 + O_PROM },
+	{ "openmetrics", no_argument, NULL, 256 + O_PROM },	/* its former name */
 	{ "folded", no_argument, NULL, 256 + O_FOLDED },
 	{ "svg", required_argument, NULL, 256 + O_SVG },
 	{ "summary-only", no_argument, NULL, 256 + O_SUMMARY_ONLY },

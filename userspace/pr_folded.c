@@ -29,6 +29,10 @@ void pr_folded(const struct sa_rows *r)
 		sa_esc(stdout, c.func, c.flen, SA_ESC_FRAME);
 		putchar(';');
 		sa_esc(stdout, r->items[i].row->caller, c.slen, SA_ESC_FRAME);
+		if (c.via) {	/* (1.2) the helper it called: a frame of its own */
+			putchar(';');
+			sa_esc(stdout, c.via, c.vlen, SA_ESC_FRAME);
+		}
 		printf(" %" PRIu64 "\n", v);
 	}
 }

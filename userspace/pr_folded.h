@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pr_folded - --folded: one line per call site, `MODULE;FUNCTION;SITE
- * VALUE`, the folded stacks flamegraph.pl, inferno and speedscope read.
+ * VALUE` (`...;SITE;HELPER VALUE` for a caller unwrapped from an
+ * allocation helper), the folded stacks flamegraph.pl, inferno and
+ * speedscope read.
  */
 #ifndef PR_FOLDED_H
 #define PR_FOLDED_H

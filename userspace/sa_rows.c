@@ -21,14 +21,14 @@ static const struct {
 	const char *name;
 	int key;
 } sort_keys[] = {
-	{ "total", SA_TOTAL }, { "slack", SA_SLACK }, { "waste", SA_SLACK },
+	{ "total", SA_TOTAL }, { "bytes", SA_TOTAL }, { "slack", SA_SLACK }, { "waste", SA_SLACK },
 	{ "req", SA_REQ }, { "live", SA_LIVE }, { "live_req", SA_LIVE_REQ },
 	{ "objs", SA_OBJS }, { "peak", SA_PEAK }, { "allocs", SA_ALLOCS },
 	{ "hit", SA_ALLOCS }, { "frees", SA_FREES }, { "frag", SA_KEY_FRAG },
-	{ "caller", SA_KEY_CALLER }, { "sites", SA_KEY_SITES },
+	{ "caller", SA_KEY_CALLER }, { "callsite", SA_KEY_CALLER }, { "sites", SA_KEY_SITES },
 };
 
-const char sa_key_list[] = "total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites";
+const char sa_key_list[] = "total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites";
 
 const char *sa_key_name(int key)
 {

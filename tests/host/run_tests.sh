@@ -172,6 +172,9 @@ expect_order sort-frees "alloc_inode sa_test_cache_alloc __d_alloc sa_test_big b
 expect_order sort-frag "sa_test_big __d_alloc bio_kmalloc sa_test_cache_alloc alloc_inode load_elf_binary" -s frag $V
 expect_order sort-frag-r "alloc_inode load_elf_binary sa_test_cache_alloc bio_kmalloc __d_alloc sa_test_big" -s frag -r $V
 expect_order sort-caller "__d_alloc alloc_inode bio_kmalloc load_elf_binary sa_test_big sa_test_cache_alloc" -s caller $V
+# perf kmem's names: bytes (allocated) and callsite
+expect_order sort-bytes "sa_test_big sa_test_cache_alloc alloc_inode __d_alloc bio_kmalloc load_elf_binary" -s bytes $V
+expect_order sort-callsite "__d_alloc alloc_inode bio_kmalloc load_elf_binary sa_test_big sa_test_cache_alloc" -s callsite $V
 expect_order sort-caller-r "sa_test_cache_alloc sa_test_big load_elf_binary bio_kmalloc alloc_inode __d_alloc" -s caller -r $V
 expect_order top-3 "sa_test_big sa_test_cache_alloc alloc_inode" -n 3 $V
 expect_order top-more-than-rows "sa_test_big sa_test_cache_alloc alloc_inode __d_alloc bio_kmalloc load_elf_binary" --top=100 $V
@@ -271,6 +274,13 @@ fi
 
 expect openmetrics-1.1 0 --openmetrics fixtures/valid_1_1.txt
 expect openmetrics-top2 0 --openmetrics -n 2 --no-summary $V
+# --prometheus names the format; --openmetrics, its former name, is the same
+run prometheus-name --prometheus -n 2 --no-summary $V
+if [ "$rc" = 0 ] && cmp -s expected/openmetrics-top2.out "$TMP/out"; then
+	pass prometheus-name
+else
+	fail prometheus-name "exit status $rc: $(diff expected/openmetrics-top2.out "$TMP/out" | head -5)"
+fi
 # metric SAMPLE-PREFIX: the sum of the values of the samples so named
 metric_sum() {
 	awk -v p="$1" 'index($0, p) == 1 { s += $NF } END { printf "%d\n", s }' "$TMP/out"
@@ -336,6 +346,18 @@ fi
 
 expect folded 0 --folded $V
 expect folded-live 0 --folded -s live -m vmlinux $V
+{
+	head -n 22 $V | sed 's/^number of callers: 6/number of callers: 2/; s/^state: active/state: stopped/'
+	echo '64 0 64 64 64 1 64 1/0 kmalloc f+0x1/0x2 [m]'
+	echo '128 0 128 128 128 1 128 1/0 kmalloc f+0x1/0x2 [m] via kvmalloc_node'
+} >"$TMP/via.txt"
+run folded-via --folded "$TMP/via.txt"
+printf 'm;f;f+0x1/0x2;kvmalloc_node 128\nm;f;f+0x1/0x2 64\n' >"$TMP/want"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
+	pass folded-via
+else
+	fail folded-via "exit status $rc: $(cat "$TMP/out")"
+fi
 for args in "$V" "fixtures/quoting.txt" "fixtures/escapes.txt" "-s allocs fixtures/valid_1_1.txt"; do
 	# shellcheck disable=SC2086
 	run "folded format: $args" --folded $args
@@ -947,18 +969,18 @@ usage_err() {
 usage_err bad-option "slabacct: unrecognized option '--bogus'" --bogus $V
 usage_err bad-short-option "slabacct: invalid option -- 'x'" -x $V
 usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
-usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s size $V
+usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --csv --json $V
-usage_err openmetrics-csv "slabacct: --csv, --json, --openmetrics, --folded and --svg exclude each other" --openmetrics --csv $V
+usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --openmetrics --csv $V
 usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
 usage_err svg-frag "slabacct: --svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)" --svg x.svg -s frag $V
 usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
 usage_err folded-frag "slabacct: --folded weighs the stacks by the first sort key: a number of bytes or a count (not frag or caller)" --folded -s frag $V
 usage_err folded-summary "slabacct: --folded has rows only: --summary-only does not go with it" --folded --summary-only $V
-usage_err openmetrics-diff "slabacct: --openmetrics writes one file's metrics: not with --diff" --openmetrics -d $B $A
-usage_err openmetrics-delta "slabacct: --openmetrics has counters: --delta does not go with it" --openmetrics -w --delta $V
+usage_err openmetrics-diff "slabacct: --prometheus writes one file's metrics: not with --diff" --openmetrics -d $B $A
+usage_err openmetrics-delta "slabacct: --prometheus has counters: --delta does not go with it" --openmetrics -w --delta $V
 usage_err kmalloc-and-cache "slabacct: --kmalloc and --cache exclude each other" --kmalloc --cache $V
 usage_err summary-toggles "slabacct: --summary-only and --no-summary exclude each other" --summary-only --no-summary $V
 usage_err csv-summary-only "slabacct: --csv has rows only: --summary-only does not go with it" --csv --summary-only $V
@@ -977,8 +999,8 @@ usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delt
 usage_err once-and-count "slabacct: --once and --count exclude each other" -w --once --count 2 $V
 usage_err diff-stdin-twice "slabacct: --diff: OLD and NEW cannot both be standard input" --diff - -
 usage_err sort-many-keys "slabacct: --sort: at most 4 keys" -s total,req,live,objs,peak $V
-usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s total,sizes $V
-usage_err sort-empty-key "slabacct: unknown sort key '' (total, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, sites)" -s total, $V
+usage_err sort-bad-second-key "slabacct: unknown sort key 'sizes' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s total,sizes $V
+usage_err sort-empty-key "slabacct: unknown sort key '' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s total, $V
 usage_err bad-min-size "slabacct: --min-size: '1X' is not a size (a whole number, optionally with K, M, G, T, P or E)" -z 1X $V
 usage_err bad-min-size-overflow "slabacct: --max-size: '16E' is not a size (a whole number, optionally with K, M, G, T, P or E)" -Z 16E $V
 usage_err min-caller "slabacct: --min needs a numeric first sort key (not caller)" -s caller --min 1 $V
@@ -992,11 +1014,11 @@ usage_err sort-sites-without-by "slabacct: --sort: the key sites goes with --by"
 usage_err by-summary-only "slabacct: --by groups the rows: --summary-only does not go with it" -b module --summary-only $V
 usage_err by-folded "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b module --folded $V
 usage_err by-svg "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b function --svg x.svg $V
-usage_err by-openmetrics "slabacct: --by does not go with --openmetrics: its series carry module and function labels (sum by (module) in PromQL)" -b type --openmetrics $V
+usage_err by-openmetrics "slabacct: --by does not go with --prometheus: its series carry module and function labels (sum by (module) in PromQL)" -b type --openmetrics $V
 usage_err leaks-advise "slabacct: --leaks and --advise exclude each other" --leaks --advise $V
 usage_err leaks-sort "slabacct: --leaks does not go with --sort or --reverse (the ranking is fixed)" --leaks -s live fixtures/leaks_old.txt fixtures/leaks_new.txt
 usage_err advise-diff "slabacct: --advise does not go with --diff or --all" --advise -d $V
-usage_err advise-svg "slabacct: --advise does not go with --openmetrics, --folded or --svg" --advise --folded $V
+usage_err advise-svg "slabacct: --advise does not go with --prometheus, --folded or --svg" --advise --folded $V
 usage_err leaks-one-file "slabacct: --leaks takes two snapshots OLD NEW, none (it reads the detail file twice), or --once [FILE]" --leaks fixtures/leaks_new.txt
 usage_err leaks-once-two "slabacct: --leaks takes two snapshots OLD NEW, none (it reads the detail file twice), or --once [FILE]" --leaks --once fixtures/leaks_old.txt fixtures/leaks_new.txt
 usage_err leaks-interval-files "slabacct: --interval goes with a live --leaks (no FILE, no --once)" --leaks -i 5 fixtures/leaks_old.txt fixtures/leaks_new.txt
