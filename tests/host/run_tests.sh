@@ -7,6 +7,9 @@
 #
 #   run_tests.sh SLABACCT [PARSE_TEST]
 #
+# With SA_PLAIN (an unsanitized slabacct) and SA_FAILALLOC (failalloc.so)
+# in the environment, it also makes each allocation fail in turn.
+#
 # Prints one line per test and a final "N passed, M failed"; exits 1 if any
 # test failed.  `make -C userspace check` runs it on sanitized builds.
 
@@ -944,6 +947,53 @@ if command -v script >/dev/null 2>&1; then
 	rm -f "$TMP/big.trace"
 else
 	echo "skip cli: trace-progress (no script)"
+fi
+
+# ---- memory that runs out ----
+# Every allocation of a run made to fail in turn (failalloc.so, on the
+# unsanitized build): each run exits 0 or 1, with a message when 1, and -o
+# leaves no temporary file.
+if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
+	oom_case() {
+		name=$1
+		shift
+		mkdir -p "$TMP/oom"
+		rm -f "$TMP/oom/"*
+		SA_FAIL_COUNT="$TMP/calls" LD_PRELOAD="$SA_FAILALLOC" "$SA_PLAIN" "$@" \
+			-o "$TMP/oom/out" >/dev/null 2>&1 </dev/null
+		calls=$(cat "$TMP/calls" 2>/dev/null || echo 0)
+		bad=""
+		n=1
+		while [ $n -le "$calls" ] && [ -z "$bad" ]; do
+			rm -f "$TMP/oom/"*
+			SA_FAIL_AT=$n LD_PRELOAD="$SA_FAILALLOC" "$SA_PLAIN" "$@" -o "$TMP/oom/out" \
+				>/dev/null 2>"$TMP/err" </dev/null
+			rc=$?
+			left=$(ls "$TMP/oom" | grep -v '^out$')
+			if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+				bad="allocation $n failed: exit status $rc"
+			elif [ "$rc" = 1 ] && ! grep -q '^slabacct: ' "$TMP/err"; then
+				bad="allocation $n failed: exit 1 without a message"
+			elif [ -n "$left" ]; then
+				bad="allocation $n failed: left $left"
+			fi
+			n=$((n + 1))
+		done
+		if [ "$calls" -lt 10 ]; then
+			fail "$name" "only $calls allocations counted (failalloc.so not preloaded?)"
+		elif [ -n "$bad" ]; then
+			fail "$name" "$bad"
+		else
+			pass "$name ($calls allocations, each failed in turn)"
+		fi
+	}
+	oom_case oom-report --csv $V
+	oom_case oom-leaks --leaks fixtures/leaks_old.txt fixtures/leaks_new.txt
+	oom_case oom-leaks-json --leaks --json --once fixtures/leaks_new.txt
+	oom_case oom-advise --advise --detail fixtures/advise_amd64_detail.txt fixtures/advise_amd64.txt
+	oom_case oom-advise-csv --advise --csv --detail fixtures/advise_arm64_detail.txt fixtures/advise_arm64.txt
+else
+	echo "skip cli: memory that runs out (SA_PLAIN and SA_FAILALLOC unset: make -C userspace check sets them)"
 fi
 
 # ---- help, version, usage errors ----
