@@ -64,27 +64,34 @@ void cmd_trace_warnings(const struct sa_file *f)
 
 int cmd_load(const struct opts *o, struct sa_file *f, const char *path)
 {
+	char *err = NULL;
+
+	if (cmd_load_err(o, f, path, &err) == 0)
+		return 0;
+	cmd_error(err);
+	return -1;
+}
+
+int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char **err)
+{
 	struct sa_trace_opts to = { o->ks, 1, NULL };
 	int is_trace = 0, r;
-	char *err = NULL;
 
 	if (o->from_trace) {
 		is_trace = 1;
-		r = sa_trace_load(f, path, &to, &err);
+		r = sa_trace_load(f, path, &to, err);
 	} else if (o->cmd == CMD_DIFF || (o->cmd == CMD_WATCH && o->delta)) {
-		r = sa_load_any(f, path, o->max_input, &to, &is_trace, &err);
+		r = sa_load_any(f, path, o->max_input, &to, &is_trace, err);
 	} else {
-		r = sa_load_max(f, path, o->max_input, &err);
+		r = sa_load_max(f, path, o->max_input, err);
 	}
-	if (r == 0) {
-		if (is_trace)
-			cmd_trace_warnings(f);
-		else
-			check_sums(f);
-		return 0;
-	}
-	cmd_error(err);
-	return -1;
+	if (r)
+		return -1;
+	if (is_trace)
+		cmd_trace_warnings(f);
+	else
+		check_sums(f);
+	return 0;
 }
 
 int cmd_load_detail(const struct opts *o, struct sa_detail *d, const char *path)

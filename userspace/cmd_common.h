@@ -22,6 +22,9 @@ void cmd_error(char *err);
  */
 int cmd_load(const struct opts *o, struct sa_file *f, const char *path);
 
+/* The same, the error's message into *@err (malloc()ed; NULL: no memory). */
+int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char **err);
+
 /* Load the detail file @path; 0, or -1 with the message on stderr. */
 int cmd_load_detail(const struct opts *o, struct sa_detail *d, const char *path);
 

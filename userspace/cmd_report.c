@@ -73,6 +73,9 @@ static void print_name(const char *name)
 static int print_text(const struct report_ctx *c)
 {
 	const struct opts *o = c->o;
+	struct sa_rows fit = *c->rows;
+	size_t used = c->env->lines_before;
+	struct report_ctx cf = *c;
 	struct sa_table t;
 
 	if (o->summary != SUM_NONE) {
@@ -82,17 +85,24 @@ static int print_text(const struct report_ctx *c)
 				fputs(" -> ", stdout);
 				print_name(c->new->name);
 				putchar('\n');
+				used++;
 			}
-			pr_summary_diff(c->old, c->new, o->human);
+			used += (size_t)pr_summary_diff(c->old, c->new, o->human);
 		} else {
-			pr_summary_text(c->new, o->human);
+			used += (size_t)pr_summary_text(c->new, o->human);
 		}
 	}
-	if (o->summary == SUM_BOTH)
+	if (o->summary == SUM_BOTH) {
 		putchar('\n');
+		used++;
+	}
 	if (o->summary != SUM_ONLY) {
-		print_counts(c);
-		sa_rows_table(c->rows, o->human, &t);
+		/* on a terminal, the rows that fit under the counts and titles */
+		if (c->env->max_lines && fit.n + used + 2 > c->env->max_lines)
+			fit.n = c->env->max_lines > used + 2 ? c->env->max_lines - used - 2 : 0;
+		cf.rows = &fit;
+		print_counts(&cf);
+		sa_rows_table(&fit, o->human, &t);
 		sa_table_text(&t);
 	}
 	return 0;
@@ -183,7 +193,7 @@ int report(const struct opts *o, const struct report_env *env,
 
 int cmd_report(const struct opts *o)
 {
-	static const struct report_env once = { 0, NULL, 0 };
+	static const struct report_env once = { 0, NULL, 0, 0, 0 };
 	struct sa_file old, new;
 	int ret = 1;
 

@@ -15,6 +15,8 @@ struct report_env {
 	int in_watch;		/* no "OLD -> NEW" line */
 	const char *stamp;	/* CSV: the refresh's time, a first column */
 	int no_header;		/* CSV: the header line was written */
+	size_t max_lines;	/* text: the lines the report may take (a terminal); 0: any */
+	size_t lines_before;	/* of them, written before the report */
 };
 
 /* The report of @new, or of @old -> @new; 0, or -1 (a message said why). */

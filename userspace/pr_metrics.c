@@ -96,12 +96,24 @@ static void site_labels(const struct sa_row *r)
 	putchar('}');
 }
 
+static void print_up(int up)
+{
+	metric_head(MP "up", "gauge", "1 when the file was read; 0 when slabacct --watch could not read it (its other metrics are left out until it can).");
+	printf(MP "up %d\n", up);
+}
+
+void pr_metrics_down(void)
+{
+	print_up(0);
+}
+
 static void print_summary(const struct sa_file *f)
 {
 	const struct sa_summary *e = sa_summary_get(f, "state");
 	int any_hooked = 0;
 	size_t i;
 
+	print_up(1);
 	if (e) {
 		metric_head(MP "active", "gauge", "1 when the module accounts allocations, 0 when stopped.");
 		printf(MP "active %d\n", strcmp(e->value, "active") == 0);

@@ -10,10 +10,14 @@
 #include "sa_rows.h"
 
 /*
- * The metrics of @r's file: its summary (unless !@summary) and @r's rows
+ * The metrics of @r's file: slab_account_up 1 and its summary (unless
+ * !@summary), and @r's rows
  * with the rest of the file's call sites as site="other" (unless !@rows).
  * 0, or -1 with *@err a malloc()ed message (NULL: no memory).
  */
 int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err);
+
+/* The metrics of a file that could not be read: slab_account_up 0. */
+void pr_metrics_down(void);
 
 #endif /* PR_METRICS_H */

@@ -34,23 +34,26 @@ uint64_t pr_summary_num(const struct sa_file *f, const char *key)
 	return e && e->is_num ? e->num : 0;
 }
 
-static void print_warnings(const struct sa_file *f)
+static int print_warnings(const struct sa_file *f)
 {
+	int lines = 0;
+
 	uint64_t objs = pr_summary_num(f, "dropped objects");
 	uint64_t sites = pr_summary_num(f, "dropped sites");
 
-	if (objs)
+	if (objs && ++lines)
 		printf("warning: %" PRIu64 " allocations not tracked: the object table was full (object capacity %" PRIu64 "; raise max_objects)\n",
 		       objs, pr_summary_num(f, "object capacity"));
-	if (sites)
+	if (sites && ++lines)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, pr_summary_num(f, "call site capacity"));
-	if (pr_summary_num(f, "lost event reports"))
+	if (pr_summary_num(f, "lost event reports") && ++lines)
 		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
 		       pr_summary_num(f, "lost events"), pr_summary_num(f, "lost event reports"));
-	if (pr_summary_num(f, "unmatched pointers"))
+	if (pr_summary_num(f, "unmatched pointers") && ++lines)
 		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
 		       pr_summary_num(f, "unmatched pointers"));
+	return lines;
 }
 
 static void print_key(const char *key)
@@ -58,8 +61,10 @@ static void print_key(const char *key)
 	printf("%s:%*s", key, (int)(KEY_WIDTH - strlen(key) - 1), "");
 }
 
-void pr_summary_text(const struct sa_file *f, int human)
+int pr_summary_text(const struct sa_file *f, int human)
 {
+	int lines = 0;
+
 	const struct sa_summary *state = sa_summary_get(f, "state");
 	char buf[32];
 	size_t i;
@@ -67,6 +72,7 @@ void pr_summary_text(const struct sa_file *f, int human)
 	if (state) {
 		print_key("state");
 		printf("%s\n", state->value);
+		lines++;
 	}
 	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
 		const struct sa_summary *e = sa_summary_get(f, text_keys[i].key);
@@ -86,12 +92,15 @@ void pr_summary_text(const struct sa_file *f, int human)
 				printf(" (%.1f%% of total)", 100.0 * (double)e->num / (double)total);
 		}
 		putchar('\n');
+		lines++;
 	}
-	print_warnings(f);
+	return lines + print_warnings(f);
 }
 
-void pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human)
+int pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human)
 {
+	int lines = 0;
+
 	const struct sa_summary *so = sa_summary_get(old, "state");
 	const struct sa_summary *sn = sa_summary_get(new, "state");
 	char a[32], b[32], d[32];
@@ -100,6 +109,7 @@ void pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int h
 	if (so && sn) {
 		print_key("state");
 		printf("%s -> %s\n", so->value, sn->value);
+		lines++;
 	}
 	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
 		const struct sa_summary *eo = sa_summary_get(old, text_keys[i].key);
@@ -116,10 +126,12 @@ void pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int h
 		fmt_num(d, sizeof(d), num_delta(eo->num, en->num), bytes, human, 1);
 		print_key(en->key);
 		printf("%s -> %s (%s)\n", a, b, d);
+		lines++;
 	}
-	if (pr_summary_num(new, "number of allocs") < pr_summary_num(old, "number of allocs"))
+	if (pr_summary_num(new, "number of allocs") < pr_summary_num(old, "number of allocs") &&
+	    ++lines)
 		puts("note: the counters went down: the module was reset or reloaded in between");
-	print_warnings(new);
+	return lines + print_warnings(new);
 }
 
 static void json_value(struct sa_json *j, const struct sa_summary *e)

@@ -15,11 +15,11 @@
 /* The number of summary line @key, 0 when absent or not a number. */
 uint64_t pr_summary_num(const struct sa_file *f, const char *key);
 
-/* The text summary of @f (sizes human with @human), then its warnings. */
-void pr_summary_text(const struct sa_file *f, int human);
+/* The text summary of @f (sizes human with @human), then its warnings; the lines written. */
+int pr_summary_text(const struct sa_file *f, int human);
 
-/* The text summary OLD -> NEW (delta), then NEW's warnings. */
-void pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human);
+/* The text summary OLD -> NEW (delta), then NEW's warnings; the lines written. */
+int pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human);
 
 /* JSON's "summary" member: @new's lines, or with @old {old, new, delta} per key. */
 void pr_summary_json(struct sa_json *j, const struct sa_file *old,

@@ -543,6 +543,80 @@ else
 	echo "skip cli: watch-tty (no script(1))"
 fi
 
+# A terminal's size: the rows that fit (a header that stays), lines cut
+# to its width; redrawn at once when it is resized (SIGWINCH).
+if command -v script >/dev/null 2>&1; then
+	{
+		head -n 22 $V | sed 's/^number of callers: 6/number of callers: 100/'
+		i=0
+		while [ $i -lt 100 ]; do
+			echo "$((1000 + i)) 0 $((1000 + i)) 0 0 0 0 1/1 kmalloc a_rather_long_function_name_$i+0x10/0x40 [a_module]"
+			i=$((i + 1))
+		done
+	} >"$TMP/rows100.txt"
+	# screens FILE: the screens drawn (split at the clear codes) into $TMP/screen.N
+	screens() {
+		awk -v d="$TMP" 'BEGIN { RS = "\033\\[H\033\\[2J"; n = 0 }
+			NR > 1 { n++; printf "%s", $0 > (d "/screen." n) } END { print n }' "$1"
+	}
+	# fits N ROWS COLS: screen N has at most ROWS lines of at most COLS characters
+	fits() {
+		[ -s "$TMP/screen.$1" ] &&
+		[ "$(tr -d '\r' <"$TMP/screen.$1" | wc -l)" -lt "$2" ] &&
+		[ "$(tr -d '\r' <"$TMP/screen.$1" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le "$3" ]
+	}
+	script -qec "stty rows 40 cols 50; '$SLABACCT' -w --once '$TMP/rows100.txt'" /dev/null </dev/null >"$TMP/tty" 2>&1
+	n=$(screens "$TMP/tty")
+	if [ "$n" = 1 ] && fits 1 40 50 && grep -q "^call sites: [0-9]* of 100 shown" "$TMP/screen.1" &&
+	   head -n 1 "$TMP/screen.1" | grep -q "^Every 2s: "; then
+		pass watch-tty-fits
+	else
+		fail watch-tty-fits "$n screens: $(head -c 600 "$TMP/screen.1" 2>/dev/null)"
+	fi
+	script -qec "stty rows 30 cols 70; '$SLABACCT' -w --count 2 -i 1.5 '$TMP/rows100.txt' & p=\$!; sleep 0.7; stty rows 9 cols 40; kill -WINCH \$p; wait \$p" /dev/null </dev/null >"$TMP/tty" 2>&1
+	n=$(screens "$TMP/tty")
+	ok=0
+	if [ "$n" -ge 3 ] && fits 1 30 70 && ! fits 1 9 40; then
+		ok=1
+		# stty may set the rows and the columns one after the other:
+		# every screen after it has 9 rows; the last, 40 columns too
+		k=2
+		while [ $k -le "$n" ]; do
+			fits $k 9 1000 || ok=0
+			k=$((k + 1))
+		done
+		fits "$n" 9 40 || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		pass watch-tty-resize
+	else
+		fail watch-tty-resize "$n screens, $(wc -l <"$TMP/screen.2" 2>/dev/null) lines after the resize"
+	fi
+fi
+
+# The file gone for a while (a module reloaded): said once on stderr, the
+# metrics marked (slab_account_up 0), and the watch goes on; when the file
+# returns, so do the metrics.
+cp $V "$TMP/sa.txt"
+"$SLABACCT" -w -i 0.3 --count 9 --openmetrics -o "$TMP/textfile.prom" "$TMP/sa.txt" 2>"$TMP/err" &
+wpid=$!
+sleep 0.8
+mv "$TMP/sa.txt" "$TMP/sa.away"
+sleep 1.2
+grep -c '^slab_account_up 0$' "$TMP/textfile.prom" >"$TMP/down" 2>/dev/null
+wc -l <"$TMP/textfile.prom" >"$TMP/down.lines"
+mv "$TMP/sa.away" "$TMP/sa.txt"
+wait $wpid
+rc=$?
+printf 'slabacct: %s: No such file or directory (--watch reads it again every 0.3s)\nslabacct: note: %s: read again\n' "$TMP/sa.txt" "$TMP/sa.txt" >"$TMP/want_err"
+if [ "$rc" = 0 ] && [ "$(cat "$TMP/down")" = 1 ] && [ "$(cat "$TMP/down.lines")" = 3 ] &&
+   cmp -s "$TMP/want_err" "$TMP/err" && grep -q '^slab_account_up 1$' "$TMP/textfile.prom" &&
+   grep -q '^slab_account_site_allocs_total' "$TMP/textfile.prom"; then
+	pass watch-goes-on
+else
+	fail watch-goes-on "exit status $rc, down $(cat "$TMP/down") ($(cat "$TMP/down.lines") lines), stderr: $(cat "$TMP/err")"
+fi
+
 # watch_expect NAME WANT ARGS...: --watch output, times replaced, is WANT
 watch_expect() {
 	name=$1
