@@ -66,8 +66,9 @@ static void usage(FILE *fp)
 	      "                       speedscope): module;function;site[;helper] VALUE,\n"
 	      "                       VALUE the first sort key\n"
 	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
-	      "                       the first sort key, colour the slack %%) into FILE;\n"
-	      "                       the first -n sites (default %d) named, the rest grouped\n"
+	      "                       live, or -s's key; colour the slack %%, a legend) into\n"
+	      "                       FILE; -n sites drawn (default: 1/1000 of the whole\n"
+	      "                       and up, %d at least), the rest one tile per module\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
@@ -670,8 +671,8 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		o->interval = 10.0;
 	if (svg) {
 		o->output = strcmp(svg, "-") ? svg : NULL;
-		if (!o->sel.top)
-			o->sel.top = PR_SVG_TOP;
+		if (!(given & B(O_SORT)))
+			o->sel.keys[0] = SA_LIVE;	/* what holds memory now */
 	}
 	if (o->fmt == FMT_PROM && !o->sel.top)
 		o->sel.top = METRICS_TOP;
