@@ -91,6 +91,35 @@ static size_t esc_one(const unsigned char *p, size_t avail, enum sa_esc mode,
 	return strlen(s);
 }
 
+/* Is @c (ASCII, printable) special in @mode?  (Else it is written as it is.) */
+static int special(unsigned char c, enum sa_esc mode)
+{
+	switch (mode) {
+	case SA_ESC_TEXT:
+		return 0;
+	case SA_ESC_CSV:
+		return c == '"';
+	case SA_ESC_JSON:
+	case SA_ESC_LABEL:
+		return c == '"' || c == '\\';
+	case SA_ESC_FRAME:
+		return c == ';';
+	case SA_ESC_XML:
+		return c == '&' || c == '<' || c == '>' || c == '"';
+	}
+	return 1;
+}
+
+/* The plain run at @p: printable ASCII bytes that @mode keeps as they are. */
+static size_t plain(const unsigned char *p, size_t n, enum sa_esc mode)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i] >= 0x20 && p[i] < 0x7f && !special(p[i], mode); i++)
+		;
+	return i;
+}
+
 static int quoted(const char *s, size_t len, enum sa_esc mode)
 {
 	size_t i;
@@ -111,11 +140,19 @@ void sa_esc(FILE *fp, const char *s, size_t len, enum sa_esc mode)
 	int q = quoted(s, len, mode);
 	char out[24];
 
+	if (mode == SA_ESC_CSV && !q) {	/* CSV changes nothing unquoted */
+		fwrite(s, 1, len, fp);
+		return;
+	}
 	if (q)
 		putc('"', fp);
 	while (p < end) {
-		size_t used, n = esc_one(p, (size_t)(end - p), mode, out, &used);
+		size_t used, n;
 
+		p += plain(p, (size_t)(end - p), mode);
+		if (p == end)
+			break;
+		n = esc_one(p, (size_t)(end - p), mode, out, &used);
 		if (n) {
 			fwrite(run, 1, (size_t)(p - run), fp);
 			fwrite(out, 1, n, fp);
@@ -140,9 +177,11 @@ const char *sa_esc_text(const char *s, char **tmp)
 	char out[24], *d;
 
 	*tmp = NULL;
-	for (i = 0; i < len; i += used)
+	for (i = plain(p, len, SA_ESC_TEXT); i < len; i += used) {
 		if (esc_one(p + i, len - i, SA_ESC_TEXT, out, &used))
 			break;
+		used += plain(p + i + used, len - i - used, SA_ESC_TEXT);
+	}
 	if (i == len)
 		return s;
 	*tmp = d = malloc(len * 4 + 1);

@@ -104,7 +104,6 @@ void sa_table_text(const struct sa_table *t)
 		for (i = 0; i < t->nrows; i++) {
 			size_t w;
 
-			memset(&x, 0, sizeof(x));
 			t->cell(t, i, cols[k], SA_FMT_TEXT, &x);
 			w = strlen(sa_esc_text(cell_text(t, cols[k], &x, SA_FMT_TEXT, buf,
 							 sizeof(buf)), &tmp));
@@ -118,7 +117,6 @@ void sa_table_text(const struct sa_table *t)
 			const char *s;
 
 			if (i) {
-				memset(&x, 0, sizeof(x));
 				t->cell(t, i - 1, cols[k], SA_FMT_TEXT, &x);
 				s = cell_text(t, cols[k], &x, SA_FMT_TEXT, buf, sizeof(buf));
 			} else {
@@ -159,10 +157,11 @@ void sa_table_csv(const struct sa_table *t, const char *stamp, int no_header)
 				fputs(name_of(t, cols[k], k + 1 == n, SA_FMT_CSV), stdout);
 				continue;
 			}
-			memset(&x, 0, sizeof(x));
 			t->cell(t, i - 1, cols[k], SA_FMT_CSV, &x);
-			sa_esc_str(stdout, cell_text(t, cols[k], &x, SA_FMT_CSV, buf, sizeof(buf)),
-				   SA_ESC_CSV);
+			if (x.kind == SA_CELL_STR)
+				sa_esc_str(stdout, x.s, SA_ESC_CSV);
+			else	/* a number: nothing to quote */
+				fputs(cell_text(t, cols[k], &x, SA_FMT_CSV, buf, sizeof(buf)), stdout);
 		}
 		putchar('\n');
 	}
@@ -182,7 +181,6 @@ void sa_table_json(const struct sa_table *t, struct sa_json *j)
 		for (k = 0; k < n; k++) {
 			const char *name = name_of(t, cols[k], k + 1 == n, SA_FMT_JSON);
 
-			memset(&x, 0, sizeof(x));
 			t->cell(t, i, cols[k], SA_FMT_JSON, &x);
 			if (x.kind == SA_CELL_NONE)
 				continue;
