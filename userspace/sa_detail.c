@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEADER_PREFIX "slab_account detail - version: "
+#define HEADER_PREFIX SA_DETAIL_HEADER_PREFIX
 
-static const char *const dfield_names[SA_D_NFIELDS] = {
+const char *const sa_detail_field_names[SA_D_NFIELDS] = {
 	"objs", "bytes", "req", "oldest", "byte_secs",
 	"age<1s", "age<10s", "age<1m", "age<10m", "age<1h", "older",
 	"req_min", "req_max",
@@ -54,38 +54,11 @@ static int fail(struct dparser *p, const char *fmt, ...)
 
 static int bad_number(struct dparser *p, const char *what, const char *s, size_t len)
 {
-	char q[SA_QUOTE_MAX + 4];
-	size_t i;
+	char *msg = sa_bad_number(what, s, len);
+	int ret = fail(p, "%s", msg ? msg : "out of memory");
 
-	sa_quote(q, s, len);
-	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (len && i == len)
-		return fail(p, "%s '%s' is out of range (more than %llu)", what, q,
-			    (unsigned long long)UINT64_MAX);
-	return fail(p, "%s '%s' is not an unsigned decimal number", what, q);
-}
-
-static char *dup_range(const char *s, size_t len)
-{
-	char *d = malloc(len + 1);
-
-	if (d) {
-		memcpy(d, s, len);
-		d[len] = '\0';
-	}
-	return d;
-}
-
-/* Next blank-separated token of *s: its start and length; 0 if none. */
-static size_t token(const char **s, const char **start)
-{
-	const char *t = *s + strspn(*s, " \t");
-	size_t n = strcspn(t, " \t");
-
-	*start = t;
-	*s = t + n;
-	return n;
+	free(msg);
+	return ret;
 }
 
 /* A list of unsigned decimals; *@n in, the most; out, how many. */
@@ -95,7 +68,7 @@ static int parse_list(struct dparser *p, const char *key, const char *s,
 	size_t max = *n, k = 0, len;
 	const char *t;
 
-	while ((len = token(&s, &t)) > 0) {
+	while ((len = sa_token(&s, &t)) > 0) {
 		uint64_t v;
 
 		if (sa_parse_u64(t, len, &v))
@@ -230,17 +203,17 @@ static int parse_row(struct dparser *p, const char *line)
 	memset(r, 0, sizeof(*r));
 	r->line = p->lineno;
 	for (i = 0; i < SA_D_NFIELDS; i++) {
-		n = token(&s, &t);
+		n = sa_token(&s, &t);
 		if (!n)
 			return fail(p, "row has no '%s' column (a row has %d numbers, type, caller)",
-				    dfield_names[i], SA_D_NFIELDS);
+				    sa_detail_field_names[i], SA_D_NFIELDS);
 		if (sa_parse_u64(t, n, &r->v[i]))
-			return bad_number(p, dfield_names[i], t, n);
+			return bad_number(p, sa_detail_field_names[i], t, n);
 	}
-	n = token(&s, &t);
+	n = sa_token(&s, &t);
 	if (!n)
 		return fail(p, "row has no 'type' column");
-	r->type_str = dup_range(t, n);
+	r->type_str = sa_dup_range(t, n);
 	if (!r->type_str)
 		return fail(p, "out of memory");
 	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
@@ -253,7 +226,7 @@ static int parse_row(struct dparser *p, const char *line)
 		end--;
 	if (end == s)
 		return fail(p, "row has no 'caller' column");
-	r->caller = dup_range(s, (size_t)(end - s));
+	r->caller = sa_dup_range(s, (size_t)(end - s));
 	if (!r->caller)
 		return fail(p, "out of memory");
 	return check_row(p, r);
@@ -370,21 +343,6 @@ out:
 	free(line);
 	if (ret)
 		sa_detail_free(d);
-	return ret;
-}
-
-int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err)
-{
-	size_t len;
-	char *buf;
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	if (sa_read_path(path, max, HEADER_PREFIX, "slab_account detail", &buf,
-			 &len, err))
-		return -1;
-	ret = sa_detail_parse_buffer(d, buf, len, sa_display_name(path), err);
-	free(buf);
 	return ret;
 }
 

@@ -27,6 +27,7 @@
 #include "sa_parse.h"
 
 #define SA_DETAIL_PATH "/proc/slab_account_detail"
+#define SA_DETAIL_HEADER_PREFIX "slab_account detail - version: "
 #define SA_DETAIL_MAJOR 1
 #define SA_NAGES 6		/* age columns */
 #define SA_NSIZES 12		/* request size columns */
@@ -44,6 +45,9 @@ enum sa_dfield {
 	SA_D_SIZE,				/* SA_NSIZES size counts */
 	SA_D_NFIELDS = SA_D_SIZE + SA_NSIZES
 };
+
+/* The columns' names, as the legend writes them. */
+extern const char *const sa_detail_field_names[SA_D_NFIELDS];
 
 struct sa_drow {
 	uint64_t v[SA_D_NFIELDS];
@@ -76,13 +80,6 @@ struct sa_detail {
  */
 int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			   const char *name, char **err);
-
-/*
- * Read @path whole (`-`: standard input) and parse it; at most @max bytes
- * (0: no limit).  Open and read errors: "PATH: strerror" with sa_io_error()'s
- * hints for /proc.
- */
-int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err);
 
 void sa_detail_free(struct sa_detail *d);
 

@@ -9,14 +9,11 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
 
-#define HEADER_PREFIX "slab_account - version: "
+#define HEADER_PREFIX SA_HEADER_PREFIX
 #define LEGEND_HINT "total slack req live live_req objs peak allocs/frees type caller"
 
 const char *const sa_field_names[SA_NFIELDS] = {
@@ -42,154 +39,9 @@ static const char *const known_numeric_keys[] = {
 	"call site capacity", "table memory",
 };
 
-/* ---- small helpers ---- */
-
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-
-
-char *sa_vformat(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *s;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
-char *sa_format(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = sa_vformat(fmt, ap);
-	va_end(ap);
-	return s;
-}
-
-/* Grow *@arr (of @size-byte elements) so that it holds @need; 0 or -1. */
-static int grow(void *arr, size_t *cap, size_t need, size_t size)
-{
-	void **p = arr;
-	size_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2)
-			return -1;
-		ncap *= 2;
-	}
-	if (ncap > SIZE_MAX / size)
-		return -1;
-	n = realloc(*p, ncap * size);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = ncap;
-	return 0;
-}
-
-static char *dup_range(const char *s, size_t len)
-{
-	char *d = malloc(len + 1);
-
-	if (d) {
-		memcpy(d, s, len);
-		d[len] = '\0';
-	}
-	return d;
-}
-
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
-}
-
-int sa_parse_u64(const char *s, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (len == 0)
-		return -1;
-	for (i = 0; i < len; i++) {
-		unsigned d;
-
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		d = (unsigned)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-/* Is s[0..len) made of digits only (so a failed parse means overflow)? */
-static int all_digits(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return len > 0;
-}
-
-const char *sa_caller_via(const char *caller, size_t *len)
-{
-	size_t n = strlen(caller);
-	const char *via;
-
-	/* The last " via " with one non-empty word after it. */
-	for (via = caller + n; via > caller; via--) {
-		if (is_blank(via[-1]))
-			break;
-	}
-	if (via == caller + n || (size_t)(via - caller) < 5 ||
-	    strncmp(via - 5, " via ", 5) != 0 || via - 5 == caller)
-		return NULL;
-	*len = (size_t)(caller + n - via);
-	return via;
-}
-
-const char *sa_caller_module(const char *caller, size_t *len)
-{
-	size_t n = strlen(caller), vlen;
-	const char *open, *via = sa_caller_via(caller, &vlen);
-
-	if (via)
-		n = (size_t)(via - 5 - caller);	/* up to " via HELPER" (1.2) */
-
-	if (n < 4 || caller[n - 1] != ']')
-		return NULL;
-	for (open = caller + n - 2; open > caller; open--) {
-		if (*open == '[')
-			break;
-		if (is_blank(*open))
-			return NULL;
-	}
-	if (open <= caller || open[-1] != ' ' || open + 1 == caller + n - 1)
-		return NULL;
-	*len = (size_t)(caller + n - 1 - (open + 1));
-	return open + 1;
-}
-
-const char *sa_display_name(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
 /* ---- line source: a stdio stream (getline) or a memory buffer ---- */
@@ -221,7 +73,7 @@ static int src_next(struct src *s)
 			return 0;
 		nl = memchr(p, '\n', rest);
 		s->n = nl ? (size_t)(nl - p) + 1 : rest;
-		if (grow(&s->line, &s->cap, s->n + 1, 1))
+		if (sa_grow(&s->line, &s->cap, s->n + 1, 1))
 			return -1;
 		memcpy(s->line, p, s->n);
 		s->line[s->n] = '\0';
@@ -244,17 +96,7 @@ struct parser {
 	char **err;
 };
 
-static int fail(struct parser *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
-		va_list ap)
-{
-	char *msg = sa_vformat(fmt, ap), *s;
-
-	s = sa_format("%s:%lu: %s", name, lineno, msg ? msg : "out of memory");
-	free(msg);
-	return s;
-}
+static int fail(struct parser *p, const char *fmt, ...) SA_PRINTF(2, 3);
 
 static int fail(struct parser *p, const char *fmt, ...)
 {
@@ -266,25 +108,14 @@ static int fail(struct parser *p, const char *fmt, ...)
 	return -1;
 }
 
-void sa_quote(char *dst, const char *s, size_t len)
-{
-	size_t i, n = len > SA_QUOTE_MAX ? SA_QUOTE_MAX : len;
-
-	for (i = 0; i < n; i++)
-		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	strcpy(dst + n, len > n ? "..." : "");
-}
-
 static int bad_number(struct parser *p, const char *what, const char *s,
 		      size_t len)
 {
-	char q[SA_QUOTE_MAX + 4];
+	char *msg = sa_bad_number(what, s, len);
+	int ret = fail(p, "%s", msg ? msg : "out of memory");
 
-	sa_quote(q, s, len);
-	if (all_digits(s, len))
-		return fail(p, "%s '%s' is out of range (more than %llu)", what,
-			    q, (unsigned long long)UINT64_MAX);
-	return fail(p, "%s '%s' is not an unsigned decimal number", what, q);
+	free(msg);
+	return ret;
 }
 
 /* Does @line (of @n bytes) start as the header does? */
@@ -366,7 +197,7 @@ static int parse_summary(struct parser *p, const char *line)
 		sa_quote(q, line, strlen(line));
 		return fail(p, "expected a 'key: value' summary line or the '#' legend line, got '%s'", q);
 	}
-	key = dup_range(line, (size_t)(sep - line));
+	key = sa_dup_range(line, (size_t)(sep - line));
 	if (!key)
 		return fail(p, "out of memory");
 	if (sa_summary_get(f, key)) {
@@ -374,7 +205,7 @@ static int parse_summary(struct parser *p, const char *line)
 		free(key);
 		return fail(p, "duplicate summary key '%s'", q);
 	}
-	if (grow(&f->summary, &p->sum_cap, f->nsummary + 1, sizeof(*f->summary))) {
+	if (sa_grow(&f->summary, &p->sum_cap, f->nsummary + 1, sizeof(*f->summary))) {
 		free(key);
 		return fail(p, "out of memory");
 	}
@@ -401,17 +232,6 @@ static int parse_summary(struct parser *p, const char *line)
 	return 0;
 }
 
-/* Next blank-separated token of *s: its start and length; 0 if none. */
-static size_t token(const char **s, const char **start)
-{
-	const char *t = *s + strspn(*s, " \t");
-	size_t n = strcspn(t, " \t");
-
-	*start = t;
-	*s = t + n;
-	return n;
-}
-
 int sa_type_parse(const char *s, enum sa_type *type, const char **cache)
 {
 	*cache = NULL;
@@ -434,7 +254,7 @@ static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t 
 {
 	char q[SA_QUOTE_MAX + 4];
 
-	r->type_str = dup_range(t, n);
+	r->type_str = sa_dup_range(t, n);
 	if (!r->type_str)
 		return fail(p, "out of memory");
 	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
@@ -475,20 +295,20 @@ static int parse_row(struct parser *p, const char *line)
 	struct sa_row *r;
 	size_t n, col;
 
-	if (grow(&f->rows, &p->row_cap, f->nrows + 1, sizeof(*f->rows)))
+	if (sa_grow(&f->rows, &p->row_cap, f->nrows + 1, sizeof(*f->rows)))
 		return fail(p, "out of memory");
 	r = &f->rows[f->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->line = p->lineno;
 
 	for (col = 0; col <= SA_PEAK; col++) {
-		n = token(&s, &t);
+		n = sa_token(&s, &t);
 		if (!n)
 			goto missing;
 		if (sa_parse_u64(t, n, &r->v[col]))
 			return bad_number(p, sa_field_names[col], t, n);
 	}
-	n = token(&s, &t);
+	n = sa_token(&s, &t);
 	if (!n)
 		goto missing;
 	slash = memchr(t, '/', n);
@@ -502,7 +322,7 @@ static int parse_row(struct parser *p, const char *line)
 		return bad_number(p, "frees", slash + 1, (size_t)(t + n - slash - 1));
 
 	col++;
-	n = token(&s, &t);
+	n = sa_token(&s, &t);
 	if (!n)
 		goto missing;
 	if (parse_type(p, r, t, n))
@@ -515,7 +335,7 @@ static int parse_row(struct parser *p, const char *line)
 		end--;
 	if (end == s)
 		goto missing;
-	r->caller = dup_range(s, (size_t)(end - s));
+	r->caller = sa_dup_range(s, (size_t)(end - s));
 	if (!r->caller)
 		return fail(p, "out of memory");
 	return check_row(p, r);
@@ -603,110 +423,6 @@ int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 	struct src s = { .buf = buf, .len = len };
 
 	return parse_src(f, &s, name, err);
-}
-
-/*
- * Read @fd to its end, or to @max bytes (EFBIG beyond), or (@prefix not
- * NULL) until the first bytes show that it does not start with @prefix.
- */
-static int read_fd(int fd, size_t max, const char *prefix, char **bufp,
-		   size_t *lenp)
-{
-	size_t len = 0, cap = 0, plen = prefix ? strlen(prefix) : 0;
-	char *buf = NULL;
-
-	for (;;) {
-		ssize_t r;
-
-		if (grow(&buf, &cap, len + 4096, 1)) {
-			free(buf);
-			errno = ENOMEM;
-			return -1;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			free(buf);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		if (prefix && (len >= plen || memchr(buf, '\n', len)) &&
-		    (len < plen || memcmp(buf, prefix, plen)))
-			break;	/* the parser says what it is not */
-		if (max && len > max) {
-			free(buf);
-			errno = EFBIG;
-			return -1;
-		}
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
-int sa_read_fd(int fd, char **bufp, size_t *lenp)
-{
-	return read_fd(fd, 0, NULL, bufp, lenp);
-}
-
-int sa_read_path(const char *path, size_t max, const char *prefix,
-		 const char *kind, char **bufp, size_t *lenp, char **err)
-{
-	int use_stdin = strcmp(path, "-") == 0;
-	int fd = use_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	int e;
-
-	if (fd >= 0 && !read_fd(fd, max, prefix, bufp, lenp)) {
-		if (!use_stdin)
-			close(fd);
-		return 0;
-	}
-	e = errno;
-	if (fd >= 0 && !use_stdin)
-		close(fd);
-	if (e == EFBIG)
-		*err = sa_format("%s: more than %zu bytes: too large for a %s file (--max-input raises the limit)",
-			      sa_display_name(path), max, kind);
-	else
-		*err = sa_io_error(path, e);
-	return -1;
-}
-
-char *sa_io_error(const char *path, int errnum)
-{
-	const char *hint = "";
-
-	if (strncmp(path, "/proc/", 6) == 0) {
-		if (errnum == EACCES || errnum == EPERM)
-			hint = " (run as root: the file is mode 0600)";
-		else if (errnum == ENOENT)
-			hint = " (is the module loaded? insmod slab_account.ko)";
-	}
-	return sa_format("%s: %s%s", sa_display_name(path), strerror(errnum), hint);
-}
-
-int sa_load(struct sa_file *f, const char *path, char **err)
-{
-	return sa_load_max(f, path, SA_MAX_INPUT, err);
-}
-
-int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
-{
-	size_t len;
-	char *buf;
-	int ret;
-
-	memset(f, 0, sizeof(*f));
-	if (sa_read_path(path, max, HEADER_PREFIX, "slab_account", &buf, &len,
-			 err))
-		return -1;
-	ret = sa_parse_buffer(f, buf, len, sa_display_name(path), err);
-	free(buf);
-	return ret;
 }
 
 void sa_file_free(struct sa_file *f)

@@ -17,13 +17,15 @@
 #define SA_PARSE_H
 
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sa_base.h"
+
 #define SA_DEFAULT_PATH "/proc/slab_account"
+#define SA_HEADER_PREFIX "slab_account - version: "
 #define SA_FORMAT_MAJOR 1
-/* sa_load() reads at most this many bytes (a file of 1M call sites is ~200 MiB). */
+/* sa_load() (sa_input.h) reads at most this many bytes (a file of 1M call sites is ~200 MiB). */
 #define SA_MAX_INPUT ((size_t)256 << 20)
 
 /* The numeric columns of a row, in file order (allocs/frees is one column). */
@@ -86,43 +88,6 @@ int sa_parse_stream(struct sa_file *f, FILE *fp, const char *name, char **err);
 int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 		    const char *name, char **err);
 
-/*
- * Read @path completely (`-` is standard input) with read() until end of
- * file, then parse it.  Errors as for sa_parse_stream(); open and read
- * errors give "PATH: strerror" with a hint for the usual /proc cases.
- * At most SA_MAX_INPUT bytes are read (see sa_load_max()).
- */
-int sa_load(struct sa_file *f, const char *path, char **err);
-
-/*
- * sa_load() with a limit: a file longer than @max bytes (0: no limit) fails
- * with "PATH: more than MAX bytes: ...".  Reading stops early when the first
- * bytes are not a slab_account header (the parse then says so).
- */
-int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err);
-
-/*
- * Read everything from @fd into a malloc()ed buffer (*@buf, *@len; the
- * buffer gets a terminating NUL that @len does not count).  Returns 0, or
- * -1 with errno set.
- */
-int sa_read_fd(int fd, char **buf, size_t *len);
-
-/*
- * Read @path ("-": standard input) into *@bufp (NUL terminated, *@lenp
- * bytes without it), at most @max bytes (0: no limit), stopping early when
- * the start shows it does not begin with @prefix (NULL: never).  0, or -1
- * with a malloc()ed message in *@err naming a file of @kind when too large.
- */
-int sa_read_path(const char *path, size_t max, const char *prefix,
-		 const char *kind, char **bufp, size_t *lenp, char **err);
-
-/* The message sa_load() gives when opening or reading @path fails with @errnum. */
-char *sa_io_error(const char *path, int errnum);
-
-/* The name of @path in messages: "<stdin>" for "-". */
-const char *sa_display_name(const char *path);
-
 void sa_file_free(struct sa_file *f);
 
 /* The summary entry for @key, or NULL. */
@@ -136,27 +101,6 @@ const struct sa_summary *sa_summary_get(const struct sa_file *f,
  * differ; describes them in @buf ("KEY S, the rows' sum R; ..."; cut to @n).
  */
 size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
-
-/* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
-int sa_parse_u64(const char *s, size_t len, uint64_t *out);
-
-/* Messages quote at most this many characters of a token. */
-#define SA_QUOTE_MAX 40
-
-/*
- * @s (@len bytes) as a message quotes it into @dst (SA_QUOTE_MAX + 4
- * bytes): printable characters only, "..." when cut.
- */
-void sa_quote(char *dst, const char *s, size_t len);
-
-/* printf into a malloc()ed string; NULL when memory runs out. */
-char *sa_vformat(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
-char *sa_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* "NAME:LINE: message", malloc()ed (NULL only when memory runs out). */
-char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
-		va_list ap) __attribute__((format(printf, 3, 0)));
 
 /*
  * The first line of a file of @kind (e.g. "slab_account detail"): @prefix
@@ -174,17 +118,5 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
  * `cache:NAME` (inside @s) or NULL.  0, or -1 for an unknown type.
  */
 int sa_type_parse(const char *s, enum sa_type *type, const char **cache);
-
-/*
- * Module of a caller `sym+0x1/0x2 [mod]` (or `sym+0x1/0x2 [mod] via h`):
- * pointer to `mod` and its length; NULL if none.
- */
-const char *sa_caller_module(const char *caller, size_t *len);
-
-/*
- * (1.2) The allocation helper a caller `sym+0x1/0x2 [mod] via helper` was
- * unwrapped from: pointer to `helper` and its length; NULL if none.
- */
-const char *sa_caller_via(const char *caller, size_t *len);
 
 #endif /* SA_PARSE_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of userspace/sa_parse.c, the /proc/slab_account v1.x parser.
+ * Unit tests of the reader's parsers: userspace/sa_parse.c (the
+ * /proc/slab_account v1.x parser), sa_detail.c, sa_input.c and sa_caller.c.
  * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
  * counts them); exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "sa_caller.h"
 #include "sa_detail.h"
+#include "sa_input.h"
 #include "sa_parse.h"
 
 #include <errno.h>

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_detail - what --leaks and --advise share: a detail file's call
+ * sites (its rows of one caller and type merged), as rows the filters
+ * read, and the name of a file in a text header.
+ */
+#ifndef CMD_DETAIL_H
+#define CMD_DETAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sa_detail.h"
+#include "sa_merge.h"
+#include "sa_parse.h"
+
+/* A call site of a detail file: its rows of one caller and type, merged. */
+struct dsite {
+	const struct sa_drow *r;	/* the first: type and caller */
+	const uint64_t *v;		/* SA_D_NFIELDS numbers */
+};
+
+struct dsites {
+	struct dsite *s;	/* by caller, then type */
+	size_t n;
+	struct sa_groups g;
+};
+
+/*
+ * @d's call sites, rows of the same caller and type (raw addresses under
+ * kptr_restrict) added up: counts and bytes summed, oldest the largest,
+ * req_min/req_max the range of both.  0, or -1 with the message on stderr.
+ */
+int dsites_get(const struct sa_detail *d, struct dsites *out);
+void dsites_free(struct dsites *s);
+
+/* Order of two sites by caller, then type (the order of dsites). */
+int site_cmp(const char *ta, const char *ca, const char *tb, const char *cb);
+
+/* A detail site as a main-file row, for the filters: live bytes and objects. */
+void dsite_as_row(const struct dsite *s, struct sa_row *r);
+
+#endif /* CMD_DETAIL_H */

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_leaks - leak suspects from the detail file (see cmd_leaks.h): each
+ * site holding objects gets a verdict from its oldest object and its
+ * growth, and the sites are ranked by verdict, then byte_secs; printed as
+ * one column table in text, CSV or JSON.
+ */
+#include "cmd_leaks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_common.h"
+#include "cmd_detail.h"
+#include "cmd_watch.h"
+#include "sa_esc.h"
+#include "sa_input.h"
+#include "sa_json.h"
+#include "sa_out.h"
+#include "sa_rows.h"
+#include "sa_table.h"
+
+enum verdict { V_GROWING, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
+static const char *const verdict_names[] = {
+	"growing", "old and flat", "steady cache", "old", "young",
+};
+
+struct leak {
+	const struct dsite *s;	/* in NEW */
+	uint64_t old_objs, old_bytes;
+	struct num dobjs, dbytes;
+	enum verdict verdict;
+};
+
+struct leaks {
+	const struct opts *o;
+	const struct sa_detail *old, *new;
+	uint64_t secs;		/* NEW now - OLD now */
+	struct leak *l;
+	size_t n, shown, total;	/* sites listed, shown (-n), holding objects */
+};
+
+static int leak_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct leak *a = pa, *b = pb;
+	const uint64_t *x = a->s->v, *y = b->s->v;
+
+	(void)ctx;
+	if (a->verdict != b->verdict)
+		return a->verdict < b->verdict ? -1 : 1;
+	if (x[SA_D_BYTE_SECS] != y[SA_D_BYTE_SECS])
+		return x[SA_D_BYTE_SECS] > y[SA_D_BYTE_SECS] ? -1 : 1;
+	if (x[SA_D_BYTES] != y[SA_D_BYTES])
+		return x[SA_D_BYTES] > y[SA_D_BYTES] ? -1 : 1;
+	return site_cmp(a->s->r->type_str, a->s->r->caller, b->s->r->type_str, b->s->r->caller);
+}
+
+/* ---- the table: one column list for text, CSV and JSON ---- */
+
+enum { L_ONCE = 1, L_TWO = 2, L_ALL = 3 };
+enum { C_RANK, C_HELD, C_REQ, C_OBJS, C_OLDEST, C_OBJS_MIN, C_BYTES_MIN,
+       C_BYTE_SECS, C_AGES, C_DOBJS, C_DBYTES, C_SECONDS, C_VERDICT, C_TYPE,
+       C_CALLER };
+
+static const struct sa_col leak_cols[] = {
+	/* title, name, text, csv, json, flags, id */
+	{ "rank", NULL, L_ALL, L_ALL, L_ALL, 0, C_RANK },
+	{ "held", NULL, L_ALL, L_ALL, L_ALL, SA_COL_BYTES, C_HELD },
+	{ "req", NULL, 0, L_ALL, L_ALL, 0, C_REQ },
+	{ "objs", NULL, L_ALL, L_ALL, L_ALL, 0, C_OBJS },
+	{ "oldest", NULL, L_ALL, L_ALL, L_ALL, SA_COL_AGE, C_OLDEST },
+	{ "objs/min", NULL, L_TWO, 0, 0, SA_COL_PLUS, C_OBJS_MIN },
+	{ "bytes/min", NULL, L_TWO, 0, 0, SA_COL_PLUS | SA_COL_BYTES, C_BYTES_MIN },
+	{ "byte_secs", NULL, L_ALL, L_ALL, L_ALL, 0, C_BYTE_SECS },
+	{ "ages", NULL, 0, 0, L_ALL, 0, C_AGES },
+	{ "delta_objs", NULL, 0, L_TWO, L_TWO, 0, C_DOBJS },
+	{ "delta_bytes", NULL, 0, L_TWO, L_TWO, 0, C_DBYTES },
+	{ "seconds", NULL, 0, L_TWO, 0, 0, C_SECONDS },
+	{ "objs/min", "objs_per_min", 0, L_TWO, L_TWO, 0, C_OBJS_MIN },
+	{ "bytes/min", "bytes_per_min", 0, L_TWO, L_TWO, 0, C_BYTES_MIN },
+	{ "verdict", NULL, L_ALL, L_ALL, L_ALL, SA_COL_LEFT, C_VERDICT },
+	{ "type", NULL, 0, L_ALL, L_ALL, SA_COL_LEFT, C_TYPE },
+	{ "caller", NULL, L_ALL, L_ALL, L_ALL, SA_COL_LEFT, C_CALLER },
+	{ NULL, NULL, 0, 0, 0, 0, 0 },
+};
+
+static void leak_cell(const struct sa_table *t, size_t row, const struct sa_col *c,
+		      enum sa_fmt fmt, struct sa_cell *x)
+{
+	const struct leaks *L = t->ctx;
+	const struct leak *l = &L->l[row];
+	const uint64_t *v = l->s->v;
+
+	(void)fmt;
+	switch (c->id) {
+	case C_RANK:
+		sa_cell_u64(x, row + 1);
+		break;
+	case C_HELD:
+		sa_cell_u64(x, v[SA_D_BYTES]);
+		break;
+	case C_REQ:
+		sa_cell_u64(x, v[SA_D_REQ]);
+		break;
+	case C_OBJS:
+		sa_cell_u64(x, v[SA_D_OBJS]);
+		break;
+	case C_OLDEST:
+		sa_cell_u64(x, v[SA_D_OLDEST]);
+		break;
+	case C_OBJS_MIN:
+		x->kind = SA_CELL_TENTHS;
+		x->v = per_time(l->dobjs, L->secs, 600);
+		break;
+	case C_BYTES_MIN:
+		x->kind = SA_CELL_NUM;
+		x->v = per_time(l->dbytes, L->secs, 60);
+		break;
+	case C_BYTE_SECS:
+		sa_cell_u64(x, v[SA_D_BYTE_SECS]);
+		break;
+	case C_AGES:
+		x->kind = SA_CELL_LIST;
+		x->list = v + SA_D_AGE;
+		x->nlist = SA_NAGES;
+		break;
+	case C_DOBJS:
+		x->kind = SA_CELL_NUM;
+		x->v = l->dobjs;
+		break;
+	case C_DBYTES:
+		x->kind = SA_CELL_NUM;
+		x->v = l->dbytes;
+		break;
+	case C_SECONDS:
+		sa_cell_u64(x, L->secs);
+		break;
+	case C_VERDICT:
+		sa_cell_str(x, verdict_names[l->verdict]);
+		break;
+	case C_TYPE:
+		sa_cell_str(x, l->s->r->type_str);
+		break;
+	default:
+		sa_cell_str(x, l->s->r->caller);
+		break;
+	}
+}
+
+static void json_file(struct sa_json *j, const char *key, const struct sa_detail *d)
+{
+	sa_json_key(j, key);
+	sa_json_open(j, '{', 0);
+	sa_json_kstr(j, "file", d->name);
+	sa_json_ku64(j, "now", d->now);
+	sa_json_close(j);
+}
+
+static void print_leaks(const struct leaks *L)
+{
+	const struct opts *o = L->o;
+	struct sa_table t = { leak_cols, L->old ? L_TWO : L_ONCE, L->shown, leak_cell,
+			      NULL, NULL, o->human, 0, L };
+	struct sa_json j;
+	char a[32];
+
+	if (o->fmt == FMT_JSON) {
+		sa_json_begin(&j, stdout);
+		if (L->old)
+			json_file(&j, "old", L->old);
+		json_file(&j, "new", L->new);
+		if (L->old)
+			sa_json_ku64(&j, "seconds", L->secs);
+		sa_json_ku64(&j, "min_age", o->min_age);
+		sa_json_klist(&j, "age_bounds", L->new->age_bounds, SA_NAGES - 1);
+		sa_json_key(&j, "sites");
+		sa_table_json(&t, &j);
+		sa_json_end(&j);
+		return;
+	}
+	if (o->fmt == FMT_CSV) {
+		sa_table_csv(&t, NULL, 0);
+		return;
+	}
+	if (L->old) {
+		sa_esc_str(stdout, L->old->name, SA_ESC_TEXT);
+		printf(" (now %" PRIu64 ") -> ", L->old->now);
+	}
+	sa_esc_str(stdout, L->new->name, SA_ESC_TEXT);
+	printf(" (now %" PRIu64 ")", L->new->now);
+	if (L->old)
+		printf(", %" PRIu64 " s apart", L->secs);
+	fmt_age(a, sizeof(a), o->min_age);
+	printf(L->old ? "; steady cache: oldest under %s\n" : "; young: oldest under %s\n", a);
+	if (L->shown != L->total)
+		printf("call sites holding objects: %zu of %zu shown\n", L->shown, L->total);
+	putchar('\n');
+	sa_table_text(&t);
+}
+
+/*
+ * --leaks: @old (NULL with --once) and @new.  Sites holding no object in
+ * NEW are left out; the others get a verdict and are ranked by verdict,
+ * then byte_secs.
+ */
+static int report_leaks(const struct opts *o, const struct sa_detail *old,
+			const struct sa_detail *new)
+{
+	struct leaks L = { o, old, new, old ? new->now - old->now : 0, NULL, 0, 0, 0 };
+	struct dsites ns, os = { NULL, 0, { NULL, 0, NULL } };
+	size_t i, j = 0;
+	int ret = -1;
+
+	if (dsites_get(new, &ns))
+		return -1;
+	if (old && dsites_get(old, &os))
+		goto out;
+	L.l = calloc(ns.n + 1, sizeof(*L.l));
+	if (!L.l) {
+		cmd_error(NULL);
+		goto out;
+	}
+	for (i = 0; i < ns.n; i++) {
+		const struct dsite *s = &ns.s[i];
+		struct leak *t = &L.l[L.n];
+		struct sa_row row;
+		int c = 1;
+
+		while (j < os.n && (c = site_cmp(os.s[j].r->type_str, os.s[j].r->caller,
+						 s->r->type_str, s->r->caller)) < 0)
+			j++;
+		if (!s->v[SA_D_OBJS])
+			continue;
+		L.total++;
+		dsite_as_row(s, &row);
+		if (!sa_keep_row(&o->sel.filter, &row) || s->v[SA_D_BYTES] < o->sel.min)
+			continue;
+		t->s = s;
+		if (j < os.n && c == 0) {
+			t->old_objs = os.s[j].v[SA_D_OBJS];
+			t->old_bytes = os.s[j].v[SA_D_BYTES];
+		}
+		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
+		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
+		if (!old)
+			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
+		else if (s->v[SA_D_OLDEST] < o->min_age)
+			t->verdict = V_STEADY;
+		else if ((!t->dobjs.neg && t->dobjs.mag) ||
+			 (!t->dobjs.mag && !t->dbytes.neg && t->dbytes.mag))
+			t->verdict = V_GROWING;
+		else
+			t->verdict = V_FLAT;
+		L.n++;
+	}
+	if (sa_sort_array(L.l, L.n, sizeof(*L.l), leak_cmp, NULL)) {
+		cmd_error(NULL);
+		goto out;
+	}
+	L.shown = o->sel.top && o->sel.top < L.n ? (size_t)o->sel.top : L.n;
+	print_leaks(&L);
+	ret = 0;
+out:
+	free(L.l);
+	dsites_free(&ns);
+	dsites_free(&os);
+	return ret;
+}
+
+/* Write the report of @old -> @new to the output. */
+static int output(const struct opts *o, const struct sa_detail *old,
+		  const struct sa_detail *new)
+{
+	if (sa_out_begin(o->output))
+		return 1;
+	return sa_out_end(o->output, !report_leaks(o, old, new)) ? 1 : 0;
+}
+
+/* --leaks --once --from-trace TRACE: the ages at the trace's end. */
+static int trace_leaks(const struct opts *o)
+{
+	struct sa_detail d;
+	struct sa_trace_opts to = { o->ks, 1, &d };
+	struct sa_file f;
+	char *err = NULL;
+	int ret;
+
+	if (sa_trace_load(&f, o->from_trace, &to, &err)) {
+		cmd_error(err);
+		return 1;
+	}
+	cmd_trace_warnings(&f);
+	ret = output(o, NULL, &d);
+	sa_detail_free(&d);
+	sa_file_free(&f);
+	return ret;
+}
+
+int cmd_leaks(const struct opts *o)
+{
+	struct sa_detail old, new;
+	const char *p0 = o->nargs ? o->args[0] : o->detail;
+	const char *p1 = o->nargs == 2 ? o->args[1] : o->detail;
+	int ret = 1;
+
+	if (o->from_trace)
+		return trace_leaks(o);
+	if (cmd_load_detail(o, &old, p0))
+		return 1;
+	if (o->once) {
+		ret = output(o, NULL, &old);
+		sa_detail_free(&old);
+		return ret;
+	}
+	if (!o->nargs) {
+		/* a person at a terminal is told why nothing happens for a while */
+		int tty = isatty(STDERR_FILENO);
+		char *tmp;
+
+		if (tty)
+			fprintf(stderr, "slabacct: --leaks: reading %s again in %g s (--interval), to see what grows...",
+				sa_esc_text(p1, &tmp), o->interval), free(tmp);
+		sleep_seconds(o->interval);
+		if (tty)
+			fputs("\r\033[K", stderr);
+	}
+	if (cmd_load_detail(o, &new, p1)) {
+		sa_detail_free(&old);
+		return 1;
+	}
+	if (new.now <= old.now) {
+		char *t1, *t2;
+		const char *n1 = sa_esc_text(old.name, &t1), *n2 = sa_esc_text(new.name, &t2);
+
+		if (new.now == old.now)
+			fprintf(stderr, "slabacct: %s and %s were read in the same second (now %" PRIu64 "): no growth to measure%s\n",
+				n1, n2, new.now, o->nargs ? "" : " (a longer --interval)");
+		else
+			fprintf(stderr, "slabacct: NEW %s (now %" PRIu64 ") is earlier than OLD %s (now %" PRIu64 "): the module was reloaded in between, or the files are swapped\n",
+				n2, new.now, n1, old.now);
+		free(t1);
+		free(t2);
+	} else {
+		ret = output(o, &old, &new);
+	}
+	sa_detail_free(&new);
+	sa_detail_free(&old);
+	return ret;
+}

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pr_folded - --folded: one line per call site, `MODULE;FUNCTION;SITE
+ * VALUE` (`...;SITE;HELPER VALUE` for a caller unwrapped from an
+ * allocation helper), the folded stacks flamegraph.pl, inferno and
+ * speedscope read.
+ */
+#ifndef PR_FOLDED_H
+#define PR_FOLDED_H
+
+#include "sa_rows.h"
+
+/* @r's rows as folded stacks weighed by the first sort key; rows of 0 left out. */
+void pr_folded(const struct sa_rows *r);
+
+#endif /* PR_FOLDED_H */

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pr_summary - the summary lines in text and JSON (see pr_summary.h).
+ */
+#include "pr_summary.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sa_num.h"
+
+/* The summary lines the text report shows (JSON has them all). */
+static const struct {
+	const char *key;
+	int bytes;
+	int lost;	/* shown only when not zero */
+} text_keys[] = {
+	{ "total bytes allocated", 1, 0 }, { "total bytes requested", 1, 0 },
+	{ "slack bytes allocated", 1, 0 }, { "current bytes allocated", 1, 0 },
+	{ "current bytes requested", 1, 0 }, { "current objects", 0, 0 },
+	{ "number of allocs", 0, 0 }, { "number of frees", 0, 0 },
+	{ "number of callers", 0, 0 }, { "failed allocs", 0, 1 },
+	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
+	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
+	{ "lost events", 0, 1 }, { "unmatched pointers", 0, 1 },
+};
+#define KEY_WIDTH 25	/* "current bytes allocated: " */
+
+uint64_t pr_summary_num(const struct sa_file *f, const char *key)
+{
+	const struct sa_summary *e = sa_summary_get(f, key);
+
+	return e && e->is_num ? e->num : 0;
+}
+
+static int print_warnings(const struct sa_file *f)
+{
+	int lines = 0;
+
+	uint64_t objs = pr_summary_num(f, "dropped objects");
+	uint64_t sites = pr_summary_num(f, "dropped sites");
+
+	if (objs && ++lines)
+		printf("warning: %" PRIu64 " allocations not tracked: the object table was full (object capacity %" PRIu64 "; raise max_objects)\n",
+		       objs, pr_summary_num(f, "object capacity"));
+	if (sites && ++lines)
+		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
+		       sites, pr_summary_num(f, "call site capacity"));
+	if (pr_summary_num(f, "lost event reports") && ++lines)
+		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
+		       pr_summary_num(f, "lost events"), pr_summary_num(f, "lost event reports"));
+	if (pr_summary_num(f, "unmatched pointers") && ++lines)
+		printf("warning: %" PRIu64 " events printed their pointer as (____ptrval____): not accounted\n",
+		       pr_summary_num(f, "unmatched pointers"));
+	return lines;
+}
+
+static void print_key(const char *key)
+{
+	printf("%s:%*s", key, (int)(KEY_WIDTH - strlen(key) - 1), "");
+}
+
+int pr_summary_text(const struct sa_file *f, int human)
+{
+	int lines = 0;
+
+	const struct sa_summary *state = sa_summary_get(f, "state");
+	char buf[32];
+	size_t i;
+
+	if (state) {
+		print_key("state");
+		printf("%s\n", state->value);
+		lines++;
+	}
+	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
+		const struct sa_summary *e = sa_summary_get(f, text_keys[i].key);
+		struct num v;
+
+		if (!e || (text_keys[i].lost && !e->num))
+			continue;
+		v.mag = e->num;
+		v.neg = 0;
+		fmt_num(buf, sizeof(buf), v, text_keys[i].bytes, human, 0);
+		print_key(e->key);
+		printf("%s", buf);
+		if (strcmp(e->key, "slack bytes allocated") == 0) {
+			uint64_t total = pr_summary_num(f, "total bytes allocated");
+
+			if (total)
+				printf(" (%.1f%% of total)", 100.0 * (double)e->num / (double)total);
+		}
+		putchar('\n');
+		lines++;
+	}
+	return lines + print_warnings(f);
+}
+
+int pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human)
+{
+	int lines = 0;
+
+	const struct sa_summary *so = sa_summary_get(old, "state");
+	const struct sa_summary *sn = sa_summary_get(new, "state");
+	char a[32], b[32], d[32];
+	size_t i;
+
+	if (so && sn) {
+		print_key("state");
+		printf("%s -> %s\n", so->value, sn->value);
+		lines++;
+	}
+	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
+		const struct sa_summary *eo = sa_summary_get(old, text_keys[i].key);
+		const struct sa_summary *en = sa_summary_get(new, text_keys[i].key);
+		struct num vo = { 0, 0 }, vn = { 0, 0 };
+		int bytes = text_keys[i].bytes;
+
+		if (!eo || !en || (text_keys[i].lost && !eo->num && !en->num))
+			continue;
+		vo.mag = eo->num;
+		vn.mag = en->num;
+		fmt_num(a, sizeof(a), vo, bytes, human, 0);
+		fmt_num(b, sizeof(b), vn, bytes, human, 0);
+		fmt_num(d, sizeof(d), num_delta(eo->num, en->num), bytes, human, 1);
+		print_key(en->key);
+		printf("%s -> %s (%s)\n", a, b, d);
+		lines++;
+	}
+	if (pr_summary_num(new, "number of allocs") < pr_summary_num(old, "number of allocs") &&
+	    ++lines)
+		puts("note: the counters went down: the module was reset or reloaded in between");
+	return lines + print_warnings(new);
+}
+
+static void json_value(struct sa_json *j, const struct sa_summary *e)
+{
+	if (!e)
+		sa_json_raw(j, "null");
+	else if (e->is_num)
+		sa_json_u64(j, e->num);
+	else
+		sa_json_str(j, e->value);
+}
+
+void pr_summary_json(struct sa_json *j, const struct sa_file *old,
+		     const struct sa_file *new)
+{
+	size_t i;
+
+	sa_json_key(j, "summary");
+	sa_json_open(j, '{', 1);
+	for (i = 0; i < new->nsummary + (old ? old->nsummary : 0); i++) {
+		const struct sa_summary *e = i < new->nsummary ? &new->summary[i] :
+					     &old->summary[i - new->nsummary];
+		const struct sa_summary *eo, *en;
+
+		if (i >= new->nsummary && sa_summary_get(new, e->key))
+			continue;	/* OLD's keys that NEW lacks come last */
+		sa_json_key(j, e->key);
+		if (!old) {
+			json_value(j, e);
+			continue;
+		}
+		eo = sa_summary_get(old, e->key);
+		en = sa_summary_get(new, e->key);
+		sa_json_open(j, '{', 0);
+		sa_json_key(j, "old");
+		json_value(j, eo);
+		sa_json_key(j, "new");
+		json_value(j, en);
+		if (eo && en && eo->is_num && en->is_num) {
+			struct num d = num_delta(eo->num, en->num);
+			char buf[32];
+
+			fmt_num(buf, sizeof(buf), d, 0, 0, 0);
+			sa_json_key(j, "delta");
+			sa_json_raw(j, buf);
+		}
+		sa_json_close(j);
+	}
+	sa_json_close(j);
+}

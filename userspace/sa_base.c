@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_base - checked arithmetic, decimals, messages, arrays and a sort with
+ * a context, for every file of the reader (see sa_base.h).
+ */
+#include "sa_base.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sa_add_u64(uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b)
+		return -1;
+	*a += b;
+	return 0;
+}
+
+int sa_mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	if (a && b > UINT64_MAX / a)
+		return -1;
+	*out = a * b;
+	return 0;
+}
+
+int sa_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Hex digits s[0..n), optionally after 0x: 0 and *@v, or -1. */
+int sa_parse_hex(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 16)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int c = tolower((unsigned char)s[i]);
+
+		if (c >= '0' && c <= '9')
+			x = x << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			x = x << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+int sa_all_digits(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return len > 0;
+}
+
+char *sa_bad_number(const char *what, const char *s, size_t len)
+{
+	char q[SA_QUOTE_MAX + 4];
+
+	sa_quote(q, s, len);
+	if (sa_all_digits(s, len))
+		return sa_format("%s '%s' is out of range (more than %llu)", what,
+				 q, (unsigned long long)UINT64_MAX);
+	return sa_format("%s '%s' is not an unsigned decimal number", what, q);
+}
+
+void sa_quote(char *dst, const char *s, size_t len)
+{
+	size_t i, n = len > SA_QUOTE_MAX ? SA_QUOTE_MAX : len;
+
+	for (i = 0; i < n; i++)
+		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	strcpy(dst + n, len > n ? "..." : "");
+}
+
+char *sa_vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *s;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *sa_format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = sa_vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
+		va_list ap)
+{
+	char *msg = sa_vformat(fmt, ap), *s;
+
+	s = sa_format("%s:%lu: %s", name, lineno, msg ? msg : "out of memory");
+	free(msg);
+	return s;
+}
+
+char *sa_dup_range(const char *s, size_t len)
+{
+	char *d = malloc(len + 1);
+
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
+{
+	void **p = arr;
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -1;
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / size)
+		return -1;
+	n = realloc(*p, ncap * size);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+size_t sa_token(const char **s, const char **start)
+{
+	const char *t = *s + strspn(*s, " \t");
+	size_t n = strcspn(t, " \t");
+
+	*start = t;
+	*s = t + n;
+	return n;
+}
+
+/* Merge sort of v[0..n) using @tmp (n pointers); the result in @v. */
+static void msort(void **v, void **tmp, size_t n, sa_cmp_fn cmp, void *ctx)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	if (n <= 8) {	/* insertion sort: stable, and quick on few */
+		for (i = 1; i < n; i++) {
+			void *x = v[i];
+
+			for (j = i; j > 0 && cmp(v[j - 1], x, ctx) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	msort(v, tmp, h, cmp, ctx);
+	msort(v + h, tmp, n - h, cmp, ctx);
+	if (cmp(v[h - 1], v[h], ctx) <= 0)
+		return;		/* already in order */
+	while (i < h && j < n)
+		tmp[k++] = cmp(v[j], v[i], ctx) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
+int sa_sort(void **v, size_t n, sa_cmp_fn cmp, void *ctx)
+{
+	void **tmp;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -1;
+	msort(v, tmp, n, cmp, ctx);
+	free(tmp);
+	return 0;
+}
+
+int sa_sort_array(void *base, size_t n, size_t size, sa_cmp_fn cmp, void *ctx)
+{
+	void **p = malloc((n + 1) * sizeof(*p));
+	char *b = base, *tmp = malloc(size + 1);
+	size_t i, j, k;
+
+	if (!p || !tmp)
+		goto fail;
+	for (i = 0; i < n; i++)
+		p[i] = b + i * size;
+	if (sa_sort(p, n, cmp, ctx))
+		goto fail;
+	/* element i goes where p says: follow each cycle once, one spare element */
+	for (i = 0; i < n; i++) {
+		if (p[i] == b + i * size)
+			continue;
+		memcpy(tmp, b + i * size, size);
+		for (j = i; (k = (size_t)((char *)p[j] - b) / size) != i; j = k) {
+			memcpy(b + j * size, b + k * size, size);
+			p[j] = b + j * size;
+		}
+		memcpy(b + j * size, tmp, size);
+		p[j] = b + j * size;
+	}
+	free(p);
+	free(tmp);
+	return 0;
+fail:
+	free(p);
+	free(tmp);
+	return -1;
+}

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_base - what every file of the reader may use, the parsers first:
+ * checked 64-bit arithmetic, unsigned decimals, malloc()ed printf and
+ * messages, growing arrays, tokens, and a stable sort with a context
+ * (qsort() has none, so no comparator keeps state in a global).
+ */
+#ifndef SA_BASE_H
+#define SA_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* *@a += @b, or -1 (and *@a unchanged) when the sum passes 2^64 - 1. */
+int sa_add_u64(uint64_t *a, uint64_t b);
+
+/* *@out = @a x @b, or -1 when the product passes 2^64 - 1. */
+int sa_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+
+/* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
+int sa_parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* Hex digits s[0..n), optionally after 0x (16 at most): 0 and *@v, or -1. */
+int sa_parse_hex(const char *s, size_t n, uint64_t *v);
+
+/* Is s[0..len) made of digits only (so a failed parse means overflow)? */
+int sa_all_digits(const char *s, size_t len);
+
+/* Messages quote at most this many characters of a token. */
+#define SA_QUOTE_MAX 40
+
+/*
+ * @s (@len bytes) as a message quotes it into @dst (SA_QUOTE_MAX + 4
+ * bytes): printable characters only, "..." when cut.
+ */
+void sa_quote(char *dst, const char *s, size_t len);
+
+/*
+ * Why @s (@len bytes), the value of @what, is not an unsigned decimal:
+ * "WHAT 'S' is out of range (...)" or "... is not an unsigned decimal
+ * number", malloc()ed (NULL without memory).
+ */
+char *sa_bad_number(const char *what, const char *s, size_t len);
+
+/* printf into a malloc()ed string; NULL when memory runs out. */
+char *sa_vformat(const char *fmt, va_list ap) SA_PRINTF(1, 0);
+char *sa_format(const char *fmt, ...) SA_PRINTF(1, 2);
+
+/* "NAME:LINE: message", malloc()ed (NULL only when memory runs out). */
+char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
+		va_list ap) SA_PRINTF(3, 0);
+
+/* A copy of @len bytes of @s, NUL terminated; NULL without memory. */
+char *sa_dup_range(const char *s, size_t len);
+
+/*
+ * Grow the array *@arr (of @size-byte elements, *@cap of them) so that it
+ * holds @need; 0, or -1 without memory (the array is kept).
+ */
+int sa_grow(void *arr, size_t *cap, size_t need, size_t size);
+
+/* The next blank-separated token of *@s: its start and length; 0 if none. */
+size_t sa_token(const char **s, const char **start);
+
+typedef int (*sa_cmp_fn)(const void *a, const void *b, void *ctx);
+
+/*
+ * Sort the @n pointers of @v by @cmp (given two of the pointers and @ctx),
+ * stably.  0, or -1 without memory (@v is then as it was).
+ */
+int sa_sort(void **v, size_t n, sa_cmp_fn cmp, void *ctx);
+
+/*
+ * Sort the array @base of @n elements of @size bytes by @cmp (given
+ * pointers to two elements), stably.  0, or -1 without memory (unsorted).
+ */
+int sa_sort_array(void *base, size_t n, size_t size, sa_cmp_fn cmp, void *ctx);
+
+#endif /* SA_BASE_H */

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_out - where the output goes: standard output, or -o FILE (and --svg
+ * FILE).  A regular FILE, or a new one, is replaced atomically: written
+ * into a temporary FILE.XXXXXX in its directory and renamed over it once
+ * complete (readers never see half a file; on an error FILE is left as it
+ * was), with FILE's mode and owner kept.  A symbolic link is followed and
+ * its target written so.  Anything else (a FIFO, a device, a file with
+ * other hard links, a regular file whose owner cannot be kept) is written
+ * in place, never replaced; a directory is refused.
+ */
+#ifndef SA_OUT_H
+#define SA_OUT_H
+
+/* Set the mode a new FILE gets: 0666 less the umask.  Call once. */
+void sa_out_init(void);
+
+/*
+ * Send standard output to @path (NULL: nothing to do).  0, or -1 with a
+ * message on stderr.
+ */
+int sa_out_begin(const char *path);
+
+/*
+ * Finish: flush, and if @ok and all was written, rename the temporary
+ * file over its target (else remove it); standard output is restored.
+ * 0, or -1 (a message on stderr when the write or rename failed).
+ */
+int sa_out_end(const char *path, int ok);
+
+#endif /* SA_OUT_H */

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_rows - the rows model (see sa_rows.h): filters, --diff's join by
+ * caller, --by's groups, --min, the sort and --top, and the report's
+ * columns.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sa_rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_caller.h"
+#include "sa_esc.h"
+#include "sa_merge.h"
+
+const char *const sa_by_names[] = { "", "module", "function", "cache", "type" };
+
+static const struct {
+	const char *name;
+	int key;
+} sort_keys[] = {
+	{ "total", SA_TOTAL }, { "bytes", SA_TOTAL }, { "slack", SA_SLACK }, { "waste", SA_SLACK },
+	{ "req", SA_REQ }, { "live", SA_LIVE }, { "live_req", SA_LIVE_REQ },
+	{ "objs", SA_OBJS }, { "peak", SA_PEAK }, { "allocs", SA_ALLOCS },
+	{ "hit", SA_ALLOCS }, { "frees", SA_FREES }, { "frag", SA_KEY_FRAG },
+	{ "caller", SA_KEY_CALLER }, { "callsite", SA_KEY_CALLER }, { "sites", SA_KEY_SITES },
+};
+
+const char sa_key_list[] = "total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites";
+
+const char *sa_key_name(int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (sort_keys[i].key == key)
+			return sort_keys[i].name;
+	return "";
+}
+
+int sa_key_parse(const char *name, size_t len, int *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		if (strlen(sort_keys[i].name) == len &&
+		    strncmp(name, sort_keys[i].name, len) == 0) {
+			*key = sort_keys[i].key;
+			return 0;
+		}
+	return -1;
+}
+
+int sa_is_bytes(int field)
+{
+	return field != SA_OBJS && field != SA_ALLOCS && field != SA_FREES &&
+	       field != SA_KEY_SITES;
+}
+
+double sa_item_frag(const struct sa_item *it)
+{
+	struct num t = it->v[SA_TOTAL], r = it->v[SA_REQ];
+
+	if (t.neg || r.neg || t.mag == 0)
+		return 0.0;
+	return 100.0 - 100.0 * (double)r.mag / (double)t.mag;
+}
+
+/* A site's average allocation: total / allocs, or live / objs after a reset. */
+static uint64_t avg_size(const struct sa_row *r)
+{
+	if (r->v[SA_ALLOCS])
+		return r->v[SA_TOTAL] / r->v[SA_ALLOCS];
+	return r->v[SA_OBJS] ? r->v[SA_LIVE] / r->v[SA_OBJS] : 0;
+}
+
+int sa_keep_row(const struct sa_filter *f, const struct sa_row *r)
+{
+	if (f->only_kmalloc && r->type != SA_TYPE_KMALLOC)
+		return 0;
+	if (f->only_cache && (r->type != SA_TYPE_CACHE ||
+			      (f->cache_name && (!r->cache ||
+						 strcmp(r->cache, f->cache_name)))))
+		return 0;
+	if (f->module) {
+		size_t n;
+		const char *mod = sa_caller_module(r->caller, &n);
+
+		if (strcmp(f->module, "vmlinux") == 0 ? mod != NULL :
+		    !mod || n != strlen(f->module) || memcmp(mod, f->module, n))
+			return 0;
+	}
+	if (f->min_size || f->max_size) {
+		uint64_t avg = avg_size(r);
+
+		if (avg < f->min_size || (f->max_size && avg > f->max_size))
+			return 0;
+	}
+	return !f->grep || strstr(r->caller, f->grep);
+}
+
+/* ---- --by ---- */
+
+/* The name of @r's group (malloc()ed), or NULL without memory. */
+static char *group_name(enum sa_by by, const struct sa_row *r)
+{
+	struct sa_caller c;
+
+	sa_caller_split(r->caller, &c);
+	switch (by) {
+	case SA_BY_MODULE:
+		return c.mod ? sa_dup_range(c.mod, c.mlen) : strdup("vmlinux");
+	case SA_BY_FUNCTION:	/* the symbol, without +0xoff/0xlen, and its module */
+		return c.mod ? sa_format("%.*s [%.*s]", (int)c.flen, c.func, (int)c.mlen, c.mod) :
+			       sa_dup_range(c.func, c.flen);
+	case SA_BY_CACHE:	/* the type column as written */
+		return strdup(r->type_str);
+	case SA_BY_TYPE:
+		return strdup(r->type == SA_TYPE_KMALLOC ? "kmalloc" :
+			      r->type == SA_TYPE_MIXED ? "mixed" :
+			      r->cache && strcmp(r->cache, "*") == 0 ? "multi" : "cache");
+	case SA_BY_NONE:
+		break;
+	}
+	return NULL;
+}
+
+static void grouped_free(struct sa_grouped *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->f.nrows; i++)
+		free(g->f.rows[i].caller);
+	free(g->f.rows);
+	free(g->sites);
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Group the rows of @f that pass the filters by @sel->by into @g: each
+ * group is a row whose caller is the group's name and whose numbers are
+ * its call sites' sums (peak too: an upper bound of the group's peak).
+ */
+static int group_file(const struct sa_select *sel, const struct sa_file *f,
+		      struct sa_grouped *g, char **err)
+{
+	struct sa_merge_in *in = calloc(f->nrows + 1, sizeof(*in));
+	struct sa_groups gs = { NULL, 0, NULL };
+	struct sa_merge_err e;
+	size_t i, n = 0;
+	int ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->f.name = f->name;
+	g->f.major = f->major;
+	g->f.minor = f->minor;
+	g->f.summary = f->summary;
+	g->f.nsummary = f->nsummary;
+	g->total = f->nrows;
+	if (!in)
+		goto out;
+	for (i = 0; i < f->nrows; i++) {
+		if (!sa_keep_row(&sel->filter, &f->rows[i]))
+			continue;
+		in[n].key = group_name(sel->by, &f->rows[i]);
+		in[n].v = f->rows[i].v;
+		in[n].idx = i;
+		if (!in[n++].key)
+			goto out;
+	}
+	g->kept = n;
+	if (sa_merge(in, n, SA_NFIELDS, NULL, &gs, &e)) {
+		*err = sa_merge_message(&e, in, f->name, sa_field_names, "the group ");
+		goto out;
+	}
+	g->f.rows = calloc(gs.n + 1, sizeof(*g->f.rows));
+	g->sites = calloc(gs.n + 1, sizeof(*g->sites));
+	if (!g->f.rows || !g->sites)
+		goto out;
+	for (i = 0; i < gs.n; i++) {
+		struct sa_row *r = &g->f.rows[i];
+		const struct sa_row *first = &f->rows[gs.g[i].first];
+
+		r->caller = (char *)in[gs.g[i].first_in].key;
+		in[gs.g[i].first_in].key = NULL;
+		r->type_str = r->caller;
+		r->type = first->type;
+		r->line = first->line;
+		memcpy(r->v, gs.g[i].v, sizeof(r->v));
+		g->sites[i] = gs.g[i].count;
+		g->f.nrows++;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		free((char *)in[i].key);
+	free(in);
+	sa_groups_free(&gs);
+	if (ret)
+		grouped_free(g);
+	return ret;
+}
+
+/* ---- the items ---- */
+
+static int key_cmp(const struct sa_item *a, const struct sa_item *b, int key)
+{
+	if (key == SA_KEY_CALLER)
+		return strcmp(a->row->caller, b->row->caller);
+	if (key == SA_KEY_FRAG) {
+		double fa = sa_item_frag(a), fb = sa_item_frag(b);
+
+		return (fa < fb) - (fa > fb);
+	}
+	return -num_cmp(a->v[key], b->v[key]);
+}
+
+static int item_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct sa_item *a = pa, *b = pb;
+	const struct sa_select *s = ctx;
+	size_t k;
+	int c = 0;
+
+	for (k = 0; k < s->nkeys && !c; k++)
+		c = key_cmp(a, b, s->keys[k]);
+	if (s->reverse)
+		c = -c;
+	if (!c)
+		c = strcmp(a->row->caller, b->row->caller);
+	if (!c)
+		c = (a->order > b->order) - (a->order < b->order);
+	return c;
+}
+
+/* Is the item's first sort key at least --min? */
+static int above_min(const struct sa_select *s, const struct sa_item *it)
+{
+	struct num min = { s->min, 0 };
+
+	if (s->keys[0] == SA_KEY_FRAG)
+		return sa_item_frag(it) >= (double)s->min;
+	return num_cmp(it->v[s->keys[0]], min) >= 0;
+}
+
+/*
+ * Add the item of @old -> @new (either may be NULL) if it passes the
+ * filters.  With --by the rows are groups, which were built from the call
+ * sites that passed the filters: only --min is left to apply.
+ */
+static void add_item(struct sa_rows *r, const struct sa_row *old,
+		     const struct sa_row *new, uint64_t osites, uint64_t nsites)
+{
+	const struct sa_select *s = r->sel;
+	struct sa_item *it = &r->items[r->nall];
+	int i;
+
+	it->row = new ? new : old;
+	if (!s->by && !sa_keep_row(&s->filter, it->row))
+		return;
+	it->st = !r->old ? SA_ST_NONE : !old ? SA_ST_NEW : !new ? SA_ST_GONE : SA_ST_COMMON;
+	for (i = 0; i < SA_NFIELDS; i++)
+		it->v[i] = num_delta(old ? old->v[i] : 0, new ? new->v[i] : 0);
+	it->v[SA_KEY_SITES] = num_delta(old ? osites : 0, new ? nsites : 0);
+	if (it->st == SA_ST_COMMON) {
+		for (i = 0; i < SA_NVALUES && !it->v[i].mag; i++)
+			;
+		if (i == SA_NVALUES) {
+			r->unchanged++;
+			if (!s->all)
+				return;
+		}
+	}
+	if (s->min_set && !above_min(s, it))
+		return;
+	r->status[it->st]++;
+	it->order = r->nall++;
+}
+
+static int row_ptr_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct sa_row *a = pa, *b = pb;
+	int c = strcmp(a->caller, b->caller);
+
+	(void)ctx;
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* @f's rows sorted by caller (then line); NULL without memory. */
+static const struct sa_row **sorted_rows(const struct sa_file *f)
+{
+	const struct sa_row **v = calloc(f->nrows + 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < f->nrows; i++)
+		v[i] = &f->rows[i];
+	if (sa_sort((void **)v, f->nrows, row_ptr_cmp, NULL)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* The number of call sites in row @k of @f: a group's count with --by, else 1. */
+static uint64_t row_sites(const struct sa_file *f, const uint64_t *sites,
+			  const struct sa_row *row)
+{
+	return sites ? sites[row - f->rows] : 1;
+}
+
+/*
+ * The items: @new's rows, or with @old the per call site deltas OLD ->
+ * NEW.  Sites are matched by caller string; should one caller appear more
+ * than once in a file (raw addresses under kptr_restrict), the k-th
+ * occurrence in OLD pairs with the k-th in NEW.
+ */
+static int build_items(struct sa_rows *r, const uint64_t *osites,
+		       const uint64_t *nsites)
+{
+	const struct sa_file *old = r->old, *new = r->new;
+	size_t max = new->nrows + (old ? old->nrows : 0), i = 0, j = 0;
+	const struct sa_row **a = NULL, **b = NULL;
+
+	r->items = calloc(max + 1, sizeof(*r->items));
+	if (!r->items)
+		return -1;
+	if (!old) {
+		for (i = 0; i < new->nrows; i++)
+			add_item(r, NULL, &new->rows[i], 0,
+				 row_sites(new, nsites, &new->rows[i]));
+	} else {
+		a = sorted_rows(old);
+		b = sorted_rows(new);
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return -1;
+		}
+		while (i < old->nrows || j < new->nrows) {
+			int c = i == old->nrows ? 1 : j == new->nrows ? -1 :
+				strcmp(a[i]->caller, b[j]->caller);
+
+			add_item(r, c <= 0 ? a[i] : NULL, c >= 0 ? b[j] : NULL,
+				 c <= 0 ? row_sites(old, osites, a[i]) : 0,
+				 c >= 0 ? row_sites(new, nsites, b[j]) : 0);
+			i += c <= 0;
+			j += c >= 0;
+		}
+		free(a);
+		free(b);
+	}
+	if (sa_sort_array(r->items, r->nall, sizeof(*r->items), item_cmp, (void *)r->sel))
+		return -1;
+	r->n = r->sel->top && r->sel->top < r->nall ? (size_t)r->sel->top : r->nall;
+	return 0;
+}
+
+int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
+		  const struct sa_file *old, const struct sa_file *new, char **err)
+{
+	memset(r, 0, sizeof(*r));
+	*err = NULL;
+	r->sel = sel;
+	r->old = old;
+	r->new = new;
+	if (sel->by) {
+		if (group_file(sel, new, &r->gnew, err))
+			return -1;
+		if (old && group_file(sel, old, &r->gold, err)) {
+			grouped_free(&r->gnew);
+			return -1;
+		}
+		r->new = &r->gnew.f;
+		r->old = old ? &r->gold.f : NULL;
+	}
+	if (build_items(r, old ? r->gold.sites : NULL, sel->by ? r->gnew.sites : NULL)) {
+		sa_rows_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void sa_rows_free(struct sa_rows *r)
+{
+	free(r->items);
+	grouped_free(&r->gold);
+	grouped_free(&r->gnew);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- the report's columns ---- */
+
+/* The report's modes: a file, --diff, --by, --by with --diff. */
+enum { M_PLAIN = 1, M_DIFF = 2, M_BY = 4, M_BYDIFF = 8, M_ALL = 15 };
+#define M_ONE (M_PLAIN | M_BY)		/* one file's rows */
+#define M_TWO (M_DIFF | M_BYDIFF)	/* deltas */
+
+enum { C_FIELD, C_ALLOCS_FREES, C_FRAG, C_STATUS, C_TYPE, C_CALLER };
+static const struct sa_col report_cols[] = {
+	/* title, name, text, csv, json, flags, id */
+	{ "total", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_TOTAL },
+	{ "slack", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_SLACK },
+	{ "req", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_REQ },
+	{ "live", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_LIVE },
+	{ "live_req", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES, SA_LIVE_REQ },
+	{ "objs", NULL, M_ALL, M_ALL, M_ALL, 0, SA_OBJS },
+	{ "peak", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES, SA_PEAK },
+	{ "allocs/frees", NULL, M_ONE, 0, 0, 0, 100 * C_ALLOCS_FREES },
+	{ "allocs", NULL, M_TWO, M_ALL, M_ALL, 0, SA_ALLOCS },
+	{ "frees", NULL, M_TWO, M_ALL, M_ALL, 0, SA_FREES },
+	{ "frag%", "frag", M_ONE, M_ONE, M_ONE, 0, 100 * C_FRAG },
+	{ "sites", NULL, M_BY | M_BYDIFF, M_BY | M_BYDIFF, M_BY | M_BYDIFF, 0, SA_KEY_SITES },
+	{ "status", NULL, M_TWO, M_TWO, M_TWO, SA_COL_LEFT, 100 * C_STATUS },
+	{ "type", NULL, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, SA_COL_LEFT, 100 * C_TYPE },
+	{ "caller", NULL, M_ALL, M_ALL, M_ALL, SA_COL_LEFT, 100 * C_CALLER },
+	{ NULL, NULL, 0, 0, 0, 0, 0 },
+};
+
+static const char *const status_names[] = { "", "common", "new", "gone" };
+
+static void report_cell(const struct sa_table *t, size_t row, const struct sa_col *c,
+			enum sa_fmt fmt, struct sa_cell *out)
+{
+	const struct sa_rows *r = t->ctx;
+	const struct sa_item *it = &r->items[row];
+
+	(void)fmt;
+	switch (c->id / 100) {
+	case C_FIELD:
+		out->kind = SA_CELL_NUM;
+		out->v = it->v[c->id];
+		break;
+	case C_ALLOCS_FREES:
+		out->kind = SA_CELL_PAIR;
+		out->v = it->v[SA_ALLOCS];
+		out->v2 = it->v[SA_FREES];
+		break;
+	case C_FRAG:
+		out->kind = SA_CELL_FLOAT;
+		out->d = sa_item_frag(it);
+		break;
+	case C_STATUS:
+		sa_cell_str(out, status_names[it->st]);
+		break;
+	case C_TYPE:
+		sa_cell_str(out, it->row->type_str);
+		break;
+	default:
+		sa_cell_str(out, it->row->caller);
+		break;
+	}
+}
+
+void sa_rows_table(const struct sa_rows *r, int human, struct sa_table *t)
+{
+	const struct sa_select *s = r->sel;
+
+	memset(t, 0, sizeof(*t));
+	t->cols = report_cols;
+	t->mode = s->by ? (r->old ? M_BYDIFF : M_BY) : r->old ? M_DIFF : M_PLAIN;
+	t->nrows = r->n;
+	t->cell = report_cell;
+	t->last_title = s->by ? sa_by_names[s->by] : NULL;
+	t->human = human;
+	t->plus = r->old != NULL;
+	t->ctx = r;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_rows - the rows model: what a report shows.  The call sites of a file
+ * that pass the filters (or, with --diff, the deltas of two files' call
+ * sites, matched by caller), grouped and summed with --by, kept by --min,
+ * sorted by the sort keys and cut by --top; and the report's columns of
+ * them (sa_rows_table), which every table format prints.  The metrics,
+ * the flame graph and the treemap read the same rows.
+ */
+#ifndef SA_ROWS_H
+#define SA_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sa_num.h"
+#include "sa_parse.h"
+#include "sa_table.h"
+
+#define SA_MAX_KEYS 4		/* -s a,b,c,d */
+
+/*
+ * Sort keys: an enum sa_field, or these.  SA_KEY_SITES (--by: the call
+ * sites in a group) is also the index of that count in a row's values.
+ */
+enum { SA_KEY_SITES = SA_NFIELDS, SA_KEY_FRAG, SA_KEY_CALLER };
+#define SA_NVALUES (SA_NFIELDS + 1)	/* a row's values: the fields, then sites */
+
+/* --by: how call sites are grouped. */
+enum sa_by { SA_BY_NONE, SA_BY_MODULE, SA_BY_FUNCTION, SA_BY_CACHE, SA_BY_TYPE };
+extern const char *const sa_by_names[];
+
+/* Which call sites a report keeps (they combine). */
+struct sa_filter {
+	int only_kmalloc, only_cache;
+	const char *cache_name;	/* with only_cache: this cache only */
+	const char *module;	/* "vmlinux": callers without a module */
+	const char *grep;
+	uint64_t min_size, max_size;	/* -z, -Z: average allocation; 0: none */
+};
+
+/* The selection: filters, grouping, --min, the sort and --top. */
+struct sa_select {
+	struct sa_filter filter;
+	enum sa_by by;
+	int keys[SA_MAX_KEYS];	/* an enum sa_field, SA_KEY_SITES, SA_KEY_FRAG or SA_KEY_CALLER */
+	size_t nkeys;
+	int reverse;
+	int min_set;
+	uint64_t min;		/* --min: the first sort key at least this */
+	uint64_t top;		/* 0: all rows */
+	int all;		/* --diff: the unchanged rows too */
+};
+
+enum sa_status { SA_ST_NONE, SA_ST_COMMON, SA_ST_NEW, SA_ST_GONE };
+
+struct sa_item {
+	const struct sa_row *row;	/* type and caller (OLD's for gone rows) */
+	struct num v[SA_NVALUES];	/* the fields, then (SA_KEY_SITES) the call sites */
+	enum sa_status st;
+	size_t order;
+};
+
+/* A file's call sites grouped by --by: a file of one row per group. */
+struct sa_grouped {
+	struct sa_file f;	/* name, version, summary: the file's */
+	uint64_t *sites;	/* the call sites in each group */
+	size_t kept;		/* call sites that passed the filters */
+	size_t total;		/* call sites in the file */
+};
+
+struct sa_rows {
+	const struct sa_select *sel;
+	const struct sa_file *old, *new;	/* the files' rows (the groups with --by) */
+	struct sa_grouped gold, gnew;		/* --by */
+	struct sa_item *items;	/* sorted; n shown (after --top), nall in all */
+	size_t n, nall;
+	size_t status[4];	/* rows by status (after the filters and --min) */
+	size_t unchanged;	/* common rows that did not change */
+};
+
+/* Does @r pass the filters? */
+int sa_keep_row(const struct sa_filter *f, const struct sa_row *r);
+
+/*
+ * The rows of @new, or with @old the deltas OLD -> NEW, as @sel selects
+ * them.  0, or -1 with *@err a malloc()ed message (NULL: no memory).
+ */
+int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
+		  const struct sa_file *old, const struct sa_file *new, char **err);
+void sa_rows_free(struct sa_rows *r);
+
+/* frag% of an item: 100 - 100 * req / total. */
+double sa_item_frag(const struct sa_item *it);
+
+/* Is @field (an enum sa_field or SA_KEY_*) a number of bytes? */
+int sa_is_bytes(int field);
+
+/* The name of sort key @key (total, live, ...). */
+const char *sa_key_name(int key);
+
+/* Sort key @name (@len bytes): 0 and *@key, or -1. */
+int sa_key_parse(const char *name, size_t len, int *key);
+
+/* The accepted sort keys, for messages: "total, slack, ..." */
+extern const char sa_key_list[];
+
+/*
+ * The report's table of @r: its columns in every format (the caller column
+ * titled after --by's key), @human for -H.
+ */
+void sa_rows_table(const struct sa_rows *r, int human, struct sa_table *t);
+
+#endif /* SA_ROWS_H */
