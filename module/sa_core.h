@@ -51,6 +51,16 @@
  *			Reset's bases are read otherwise (sa_site_cold.base_*).
  * sa_site.helper	written before the entry is published, never after:
  *			a site in a helper has fast = SA_FAST_NONE.
+ * sa_site.owner	set when the site is retired, under sa_ctl_lock, and
+ *			read by the files under it: when a module's code goes
+ *			(sa_loads.c), each hash slot that points to a site in
+ *			it is made to point to sa_site_retired (call site 1,
+ *			no allocation's; WRITE_ONCE): lookups pass over it as
+ *			over any other site's slot, find no site for that
+ *			address, and add a fresh one.  The retired site stays
+ *			in sa_sites (a row, its live objects charged to it when
+ *			freed); an allocation that read the slot before keeps
+ *			counting there, which its code gone makes moot.
  * sa_site.via		WRITE_ONCE() by allocations unwrapped to the site
  *			(a call instruction calls one helper, so writers
  *			agree but for calls through pointers: the last
@@ -213,6 +223,8 @@ struct sa_site {
 	u8 helper;
 	/* 1 + the helper whose caller this site is, once seen unwrapped. */
 	u8 via;
+	/* Retired (its code gone): 1 + the module load it was of, or 0. */
+	u16 owner;
 
 	atomic64_t live_alloc ____cacheline_aligned;
 	atomic64_t peak;		/* of live_alloc, since the last reset */

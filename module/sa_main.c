@@ -10,6 +10,9 @@
  *   sa_sites.c		the call-site table
  *   sa_objects.c	the object table and the global event counters
  *   sa_names.c		call sites' names, kept from first sight
+ *   sa_loads.c		module loads, the owners of call sites
+ *   sa_unloads.c	what a module left live when it unloaded, and
+ *			/proc/slab_account_unloads
  *   sa_unwrap.c	allocation helpers, and the callers behind them
  *   sa_tracepoints.c	the kmem tracepoint probes, for every era
  *   sa_kprobes.c	the paths the tracepoints do not report
@@ -35,11 +38,13 @@
 #include "sa_core.h"
 #include "sa_detail.h"
 #include "sa_kmem_cache.h"
+#include "sa_loads.h"
 #include "sa_names.h"
 #include "sa_objects.h"
 #include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
+#include "sa_unloads.h"
 #include "sa_unwrap.h"
 
 static unsigned long max_objects;
@@ -166,7 +171,7 @@ static int __init sa_init(void)
 	/* Before any probe: the probes read the helpers' table. */
 	sa_unwrap_init();
 	t = sa_step("find the allocation helpers", t);
-	ret = sa_names_watch();
+	ret = sa_loads_watch();
 	if (ret)
 		goto out_tables;
 
@@ -190,6 +195,11 @@ static int __init sa_init(void)
 		pr_err("cannot create /proc/slab_account_detail\n");
 		goto out_proc;
 	}
+	ret = sa_unloads_create();
+	if (ret) {
+		pr_err("cannot create /proc/slab_account_unloads\n");
+		goto out_detail;
+	}
 	sa_step("create the /proc files", t);
 	sa_step("load", t0);
 	sa_log_steps = false;
@@ -200,6 +210,8 @@ static int __init sa_init(void)
 	sa_kprobes_report();
 	return 0;
 
+out_detail:
+	sa_detail_remove();
 out_proc:
 	sa_proc_remove();
 out_stop:
@@ -207,7 +219,8 @@ out_stop:
 	sa_stop();
 	mutex_unlock(&sa_ctl_lock);
 out_watch:
-	sa_names_unwatch();
+	sa_loads_unwatch();
+	sa_unloads_free();
 out_tables:
 	sa_free_tables();
 	return ret;
@@ -218,6 +231,7 @@ static void __exit sa_exit(void)
 	u64 t0 = ktime_get_ns(), t;
 
 	sa_log_steps = log_times;
+	sa_unloads_remove();
 	sa_detail_remove();
 	sa_proc_remove();
 	t = sa_step("remove the /proc files", t0);
@@ -226,7 +240,8 @@ static void __exit sa_exit(void)
 	sa_stop();
 	mutex_unlock(&sa_ctl_lock);
 	t = ktime_get_ns();
-	sa_names_unwatch();
+	sa_loads_unwatch();
+	sa_unloads_free();
 	sa_free_tables();
 	t = sa_step("free the tables", t);
 	/*

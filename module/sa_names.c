@@ -7,15 +7,14 @@
  * not a symbol lookup, and so that a site keeps its name after its code
  * is gone: names are resolved when the file is read, and for every site
  * not yet named when a module goes live (its __init code is then freed)
- * or goes away.  Everything here runs in process context under
- * sa_ctl_lock; the probes never touch it.
+ * or goes away (sa_loads.c's notifier).  Everything here runs in process
+ * context under sa_ctl_lock; the probes never touch it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -126,29 +125,4 @@ void sa_names_resolve_all(void)
 		if (!(i % 256))
 			cond_resched();
 	}
-}
-
-static int sa_names_module_event(struct notifier_block *nb,
-				 unsigned long state, void *data)
-{
-	if (state != MODULE_STATE_LIVE && state != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-	mutex_lock(&sa_ctl_lock);
-	sa_names_resolve_all();
-	mutex_unlock(&sa_ctl_lock);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block sa_names_nb = {
-	.notifier_call = sa_names_module_event,
-};
-
-int sa_names_watch(void)
-{
-	return register_module_notifier(&sa_names_nb);
-}
-
-void sa_names_unwatch(void)
-{
-	unregister_module_notifier(&sa_names_nb);
 }

@@ -17,10 +17,6 @@ int sa_names_alloc(unsigned long sites, size_t *bytes);
 size_t sa_names_bytes(unsigned long sites);
 void sa_names_free(void);
 
-/* Watch modules going live (init code freed) or away: name their sites. */
-int sa_names_watch(void);
-void sa_names_unwatch(void);
-
 /* Under sa_ctl_lock: name every site that has no name yet. */
 void sa_names_resolve_all(void);
 

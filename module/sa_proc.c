@@ -23,6 +23,7 @@
 
 #include "sa_control.h"
 #include "sa_core.h"
+#include "sa_loads.h"
 #include "sa_names.h"
 #include "sa_objects.h"
 #include "sa_probes.h"
@@ -142,6 +143,8 @@ static void sa_seq_header(struct seq_file *m)
 				   sa_path_why(p));
 	seq_printf(m, "unwrap helpers: %u\n", sa_unwrap_helpers());
 	seq_printf(m, "hidden callers: %llu\n", hidden);
+	/* 1.3: module loads, unloads, and which live loads are reloads. */
+	sa_loads_header(m);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
@@ -217,6 +220,9 @@ void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
 		seq_puts(m, " via ");
 		seq_puts(m, sa_helper_name(via));
 	}
+	/* 1.3: the site of a module load that has gone. */
+	if (sa_load_gone(e->owner))
+		seq_printf(m, " unloaded#%u", sa_load_seq(e->owner));
 	seq_putc(m, '\n');
 }
 

@@ -40,6 +40,17 @@ static struct sa_site sa_site_vacant = {
 	.pcpu = &sa_vacant_pcpu,
 };
 
+/*
+ * What a retired site's hash slot points to (sa_sites_retire()): taken,
+ * but for call site 1, which no allocation has; never written.
+ */
+#define SA_SITE_RETIRED	1UL
+static struct sa_site sa_site_retired = {
+	.call_site = SA_SITE_RETIRED,
+	.fast = SA_FAST_NONE,
+	.pcpu = &sa_vacant_pcpu,
+};
+
 unsigned int sa_site_cap;
 unsigned long sa_site_hash_mask;
 
@@ -477,6 +488,24 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
 	}
 	*pos = (loff_t)n + 1;
 	return NULL;
+}
+
+void sa_sites_retire(unsigned long start, unsigned long end, u16 owner)
+{
+	unsigned long h;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	for (h = 0; h <= sa_site_hash_mask; h++) {
+		struct sa_site *e = READ_ONCE(sa_site_hash[h]);
+
+		if (e != &sa_site_vacant && e != &sa_site_retired &&
+		    e->call_site >= start && e->call_site < end) {
+			e->owner = owner;
+			WRITE_ONCE(sa_site_hash[h], &sa_site_retired);
+		}
+		if (!(h % 4096))
+			cond_resched();
+	}
 }
 
 /* Requests seen since the last reset start again from none. */

@@ -84,4 +84,11 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z);
 /* Under sa_ctl_lock: every site's counters start again from now. */
 void sa_sites_reset(void);
 
+/*
+ * Under sa_ctl_lock, the code in [@start, @end) gone (load @owner's):
+ * its sites leave the hash, marked @owner's (rows kept, never found by a
+ * later allocation at their addresses).
+ */
+void sa_sites_retire(unsigned long start, unsigned long end, u16 owner);
+
 #endif /* SLAB_ACCOUNT_SITES_H */

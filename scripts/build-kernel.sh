@@ -1,39 +1,51 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-kernel.sh --profile debug|map [--print-env] [--config-only]
+# build-kernel.sh --profile debug|map|vendor|slab [--print-env] [--config-only]
 #
-# Small x86_64 kernels built from Debian's own linux-source-<x.y> of the
-# version that fetch-kernel.sh resolves for a suite (so Debian's sources,
-# patches included), from allnoconfig plus a profile's options:
-#   debug  bookworm's 6.1 for the test suite (scripts/debug-kernel.sh):
-#          KASAN (generic, inline, vmalloc), PROVE_LOCKING,
-#          DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT (full preemption),
-#          DEBUG_OBJECTS (timers, work, RCU heads, percpu counters, frees),
-#          DEBUG_KMEMLEAK, DEBUG_LIST, FAILSLAB, FAIL_PAGE_ALLOC and
-#          FAIL_FUNCTION (fault injection through debugfs);
-#   map    trixie's 6.12 for the peers' bench (scripts/bench.sh): memory
-#          allocation profiling compiled in and off until
-#          `sysctl vm.mem_profiling=1`, no debugging, close to Debian's
-#          where the figures depend on it (SLUB with Debian's hardening,
-#          voluntary/dynamic preemption, HZ 250, FUNCTION_TRACER and
-#          DYNAMIC_FTRACE so that kprobes ride ftrace), with BPF, perf
-#          events and BTF (/sys/kernel/btf/vmlinux) for the eBPF peer;
-# both with only what the QEMU guest and the tests need (serial console,
-# initramfs, devtmpfs, proc, sysfs, tmpfs, debugfs, unix sockets, modules
-# with unload, kmem tracepoints and event tracing, kprobes, ACPI power-off:
-# it needs PCI).
+# Small kernels built from Debian's own linux-source-<x.y> of the version
+# that fetch-kernel.sh resolves for a suite (so Debian's sources, patches
+# included), from allnoconfig plus a profile's options:
+#   debug   bookworm's 6.1 for x86_64, for the test suite
+#           (scripts/debug-kernel.sh): KASAN (generic, inline, vmalloc),
+#           PROVE_LOCKING, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT (full
+#           preemption), DEBUG_OBJECTS (timers, work, RCU heads, percpu
+#           counters, frees), DEBUG_KMEMLEAK, DEBUG_LIST, FAILSLAB,
+#           FAIL_PAGE_ALLOC and FAIL_FUNCTION (fault injection through
+#           debugfs);
+#   map     trixie's 6.12 for x86_64, for the peers' bench
+#           (scripts/bench.sh): memory allocation profiling compiled in
+#           and off until `sysctl vm.mem_profiling=1`, no debugging, close
+#           to Debian's where the figures depend on it (SLUB with Debian's
+#           hardening, voluntary/dynamic preemption, HZ 250,
+#           FUNCTION_TRACER and DYNAMIC_FTRACE so that kprobes ride
+#           ftrace), with BPF, perf events and BTF (/sys/kernel/btf/vmlinux)
+#           for the eBPF peer;
+#   vendor  trixie's 6.12 for 32-bit ARM (Cortex-A15, QEMU's virt
+#           machine), configured as board kernels are: no kprobes, no BTF,
+#           no KALLSYMS_ALL, event tracing for the kmem tracepoints; built
+#           with this machine's arm-linux-gnueabihf-gcc, the tree kept as a
+#           board SDK keeps it (its mm/slab.h gives struct kmem_cache);
+#   slab    bookworm's 6.1 for x86_64 with the SLAB allocator, configured
+#           and prepared for modules only (no kernel image): slab_account
+#           must refuse to build against it.
+# The x86_64 ones have only what the QEMU guest and the tests need (serial
+# console, initramfs, devtmpfs, proc, sysfs, tmpfs, debugfs, unix sockets,
+# modules with unload, kmem tracepoints and event tracing, kprobes, ACPI
+# power-off: it needs PCI); the ARM one what QEMU's virt machine needs
+# (PL011 console, GIC, architected timer, PSCI power-off).
 # The package is downloaded with the project's private apt set-up into
-# $SA_CACHE/<profile>/<pkgver>/ (deleted after unpacking), the tree is
-# unpacked in src/, built out of tree in build/ (bzImage, modules_prepare,
+# $SA_CACHE/src/<pkgver>/ (deleted after unpacking), the tree unpacked
+# there, shared by the profiles of one version, and built out of tree in
+# $SA_CACHE/<profile>/<pkgver>/build (the image, modules_prepare,
 # Module.symvers: `make -C build M=... modules` builds a module against it).
 # Writes kernel.env there, in the format of fetch-kernel.sh's (KVER PKGVER
 # KDIR VMLINUZ KCC SUITE ARCH BUSYBOX CROSS_COMPILE KARCH) plus
 # DEBUG_BUILD_SECS (wall seconds of the last build, make -j$(nproc)) and
 # DEBUG_CONFIG_SHA (the requested options; the file is the done-stamp: a
-# changed request rebuilds).  --print-env only prints kernel.env's path;
-# --config-only stops after the configuration (in config-only/.config; the
-# built kernel is left alone).
+# changed request rebuilds); VMLINUZ is empty for the slab profile.
+# --print-env only prints kernel.env's path; --config-only stops after the
+# configuration (in config-only/.config; the built kernel is left alone).
 # SA_DEBUG_JOBS overrides the make -j count.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,6 +61,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+# arch: Debian's name; karch, cross: the kernel's; image: the file built.
+arch=amd64 karch=x86_64 cross="" image=bzImage flavour=amd64
 case "$profile" in
 debug)
 	suite=bookworm preempt=CONFIG_PREEMPT=y
@@ -61,8 +75,20 @@ CONFIG_PREEMPT_DYNAMIC=y'
 	tracers='CONFIG_FUNCTION_TRACER=y
 CONFIG_DYNAMIC_FTRACE=y'
 	;;
-*) die "build-kernel.sh: --profile debug or map" ;;
+vendor)
+	suite=trixie arch=armhf karch=arm cross=arm-linux-gnueabihf- image=zImage
+	flavour=armmp
+	preempt=CONFIG_PREEMPT_VOLUNTARY=y
+	tracers=CONFIG_ENABLE_DEFAULT_TRACERS=y
+	;;
+slab)
+	suite=bookworm preempt=CONFIG_PREEMPT_VOLUNTARY=y
+	tracers=CONFIG_ENABLE_DEFAULT_TRACERS=y image=""
+	;;
+*) die "build-kernel.sh: --profile debug, map, vendor or slab" ;;
 esac
+# The version is the suite's amd64 kernel's (a linux-source package is
+# architecture-independent); the guest's busybox is of its architecture.
 base=(--suite "$suite" --arch amd64 --flavour amd64)
 if [ $print = 0 ]; then
 	# Brings the apt lists up to date and resolves the version.
@@ -75,6 +101,13 @@ busybox=$(sed -n 's/^BUSYBOX=//p' "$benv")
 if [ -z "$pkgver" ] || [ -z "$bkver" ]; then
 	die "no PKGVER/KVER in $benv"
 fi
+# Another architecture's busybox: the one its Debian kernel's row has.
+if [ "$arch" != amd64 ] && [ $print = 0 ]; then
+	aargs=(--suite "$suite" --arch "$arch" --flavour "$flavour")
+	"$SA_ROOT/scripts/fetch-kernel.sh" "${aargs[@]}"
+	busybox=$(sed -n 's/^BUSYBOX=//p' \
+		"$("$SA_ROOT/scripts/fetch-kernel.sh" "${aargs[@]}" --print-env)")
+fi
 
 dir="$SA_CACHE/$profile/$pkgver"
 envf="$dir/kernel.env"
@@ -86,9 +119,11 @@ fi
 
 # The requested configuration, applied on top of allnoconfig; every line
 # is checked in the final .config.  Its text (hashed into the done-stamp)
-# is: head, the profile's name and preemption model, middle, the
-# profile's tracers, tail, the profile's options.
-read -r -d '' head <<'CONFIG' || true
+# is: head (the machine), the profile's name and preemption model, middle
+# (what the guest and the tests need), the profile's tracers, tail, the
+# profile's options.
+case "$karch" in
+x86_64) read -r -d '' head <<'CONFIG' || true
 CONFIG_64BIT=y
 CONFIG_SMP=y
 CONFIG_NR_CPUS=8
@@ -97,6 +132,42 @@ CONFIG_VMAP_STACK=y
 CONFIG_UNWINDER_ORC=y
 CONFIG_FRAME_WARN=2048
 CONFIG
+	read -r -d '' machine <<'CONFIG' || true
+CONFIG_SERIAL_8250=y
+CONFIG_SERIAL_8250_CONSOLE=y
+CONFIG_SERIAL_8250_NR_UARTS=4
+CONFIG_SERIAL_8250_RUNTIME_UARTS=4
+CONFIG_PCI=y
+CONFIG_ACPI=y
+CONFIG_X86_MPPARSE=y
+CONFIG_HPET_TIMER=y
+CONFIG
+	;;
+arm) read -r -d '' head <<'CONFIG' || true
+CONFIG_MMU=y
+CONFIG_ARCH_MULTIPLATFORM=y
+CONFIG_ARCH_MULTI_V7=y
+CONFIG_ARCH_VIRT=y
+CONFIG_SMP=y
+CONFIG_NR_CPUS=4
+CONFIG_AEABI=y
+CONFIG_VFP=y
+CONFIG_VFPv3=y
+CONFIG_NEON=y
+CONFIG_VMSPLIT_3G=y
+CONFIG_HIGHMEM=y
+CONFIG_UNWINDER_ARM=y
+CONFIG_FRAME_WARN=1024
+CONFIG_COMPAT_32BIT_TIME=y
+CONFIG
+	read -r -d '' machine <<'CONFIG' || true
+CONFIG_SERIAL_AMBA_PL011=y
+CONFIG_SERIAL_AMBA_PL011_CONSOLE=y
+CONFIG_ARM_PSCI=y
+CONFIG_HAVE_ARM_ARCH_TIMER=y
+CONFIG
+	;;
+esac
 read -r -d '' middle <<'CONFIG' || true
 CONFIG_HIGH_RES_TIMERS=y
 CONFIG_NO_HZ_IDLE=y
@@ -115,14 +186,24 @@ CONFIG_AIO=y
 CONFIG_FILE_LOCKING=y
 CONFIG_POSIX_TIMERS=y
 CONFIG_KALLSYMS=y
-CONFIG_KALLSYMS_ALL=y
+CONFIG
+case "$profile" in
+debug | map) middle+=$'\nCONFIG_KALLSYMS_ALL=y' ;;
+*) middle+=$'\n# CONFIG_KALLSYMS_ALL is not set' ;;
+esac
+read -r -d '' more <<'CONFIG' || true
 CONFIG_IKCONFIG=y
 CONFIG_IKCONFIG_PROC=y
 CONFIG_JUMP_LABEL=y
 CONFIG_MODULES=y
 CONFIG_MODULE_UNLOAD=y
-CONFIG_SLUB=y
-CONFIG_SLUB_DEBUG=y
+CONFIG
+middle+=$'\n'"$more"
+case "$profile" in
+slab) middle+=$'\nCONFIG_SLAB=y' ;;
+*) middle+=$'\nCONFIG_SLUB=y\nCONFIG_SLUB_DEBUG=y' ;;
+esac
+read -r -d '' more <<'CONFIG' || true
 CONFIG_BINFMT_ELF=y
 CONFIG_BINFMT_SCRIPT=y
 CONFIG_BLK_DEV_INITRD=y
@@ -140,23 +221,23 @@ CONFIG_SYSFS=y
 CONFIG_TMPFS=y
 CONFIG_DEBUG_FS=y
 CONFIG_TTY=y
-CONFIG_SERIAL_8250=y
-CONFIG_SERIAL_8250_CONSOLE=y
-CONFIG_SERIAL_8250_NR_UARTS=4
-CONFIG_SERIAL_8250_RUNTIME_UARTS=4
-CONFIG_PCI=y
-CONFIG_ACPI=y
-CONFIG_X86_MPPARSE=y
-CONFIG_HPET_TIMER=y
+CONFIG
+middle+=$'\n'"$more"$'\n'"$machine"
+read -r -d '' more <<'CONFIG' || true
 CONFIG_NET=y
 CONFIG_UNIX=y
 CONFIG_TRACEPOINTS=y
 CONFIG_FTRACE=y
 CONFIG
+middle+=$'\n'"$more"
 read -r -d '' tail <<'CONFIG' || true
 CONFIG_EVENT_TRACING=y
-CONFIG_KPROBES=y
 CONFIG
+case "$profile" in
+vendor) tail+=$'\n# CONFIG_KPROBES is not set\n# CONFIG_DEBUG_INFO_BTF is not set' ;;
+*) tail+=$'\nCONFIG_KPROBES=y' ;;
+esac
+extra=""
 case "$profile" in
 debug) read -r -d '' extra <<'CONFIG' || true
 CONFIG_DEBUG_KERNEL=y
@@ -210,6 +291,12 @@ CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y
 CONFIG_DEBUG_INFO_BTF=y
 CONFIG
 	;;
+vendor) read -r -d '' extra <<'CONFIG' || true
+CONFIG_HZ_100=y
+CONFIG_SLAB_FREELIST_RANDOM=y
+CONFIG_SLAB_FREELIST_HARDENED=y
+CONFIG
+	;;
 esac
 request="$head
 CONFIG_LOCALVERSION=\"-sa-$profile\"
@@ -222,45 +309,36 @@ $tail
 $extra"
 
 # Bump when the way of building changes (the request is hashed with it).
-layout=2
+layout=3
 sha=$(printf '%s\n' "layout $layout" "$request" | sha256sum | cut -c1-16)
 if [ -f "$envf" ] && grep -qx "DEBUG_CONFIG_SHA=$sha" "$envf" &&
-   [ -f "$(sed -n 's/^VMLINUZ=//p' "$envf")" ] && [ $config_only = 0 ]; then
+   { [ -z "$image" ] || [ -f "$(sed -n 's/^VMLINUZ=//p' "$envf")" ]; } &&
+   [ $config_only = 0 ]; then
 	log "$profile kernel $(sed -n 's/^KVER=//p' "$envf") ($pkgver): cached"
 	exit 0
 fi
 
-major=$(echo "$bkver" | cut -d. -f1-2)
-pkg="linux-source-$major"
-src="$dir/src/linux-source-$major"
+src=$(sa_linux_source "$suite" "$pkgver" "$bkver")
+[ -f "$src/Makefile" ] || die "no kernel tree in $src"
 bld="$dir/build"
 # --config-only: in a directory of its own; the built kernel stays.
 [ $config_only = 0 ] || bld="$dir/config-only"
 mkdir -p "$dir"
-if [ ! -f "$src/.sa-unpacked" ]; then
-	rm -rf "$dir/deb" "$dir/src"
-	mkdir -p "$dir/src"
-	log "the $profile kernel's sources: $pkg (about 140 MB, the full tree)"
-	deb=$(sa_apt_download "$suite" amd64 "$pkg" "$pkgver" "$dir/deb")
-	log "unpacking the full tree into $dir/src"
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO "./usr/src/linux-source-$major.tar.xz" | xz -dc -T0 |
-		tar -x -C "$dir/src"
-	rm -rf "$dir/deb"
-	[ -f "$src/Makefile" ] || die "no Makefile in $src"
-	touch "$src/.sa-unpacked"
-fi
 
 jobs=${SA_DEBUG_JOBS:-$(nproc)}
-kmk() { make -C "$src" O="$bld" -j"$jobs" "$@"; }
+kmk() {
+	make -C "$src" O="$bld" -j"$jobs" ARCH="$karch" \
+		${cross:+CROSS_COMPILE=$cross} "$@"
+}
+command -v "${cross}gcc" >/dev/null || die "no ${cross}gcc here (setup-deps.sh)"
 
-log "configuring (allnoconfig + $(grep -c . <<< "$request") requested options)"
+log "configuring (allnoconfig + $(grep -c . <<< "$request") requested options, $karch)"
 rm -rf "$bld"
 [ $config_only = 1 ] || rm -f "$envf"
 mkdir -p "$bld"
 # ARCH=x86_64: 64-bit from the start, so that the defaults that depend
 # on it (FRAME_WARN 2048, ...) are the 64-bit ones.
-kmk -s ARCH=x86_64 allnoconfig >/dev/null
+kmk -s allnoconfig >/dev/null
 printf '%s\n' "$request" > "$dir/sa-$profile.config"
 cat "$dir/sa-$profile.config" >> "$bld/.config"
 kmk -s olddefconfig >/dev/null 2>"$bld/config.log" ||
@@ -283,9 +361,13 @@ done <<< "$request"
 log "config: $(grep -c '=y' "$bld/.config") options =y; requested ones all set"
 [ $config_only = 0 ] || { log "config in $bld/.config"; exit 0; }
 
-log "building bzImage and modules_prepare (make -j$jobs; log: $bld/build.log)"
+log "building ${image:+$image and }modules_prepare (make -j$jobs; log: $bld/build.log)"
 start=$(date +%s)
-kmk all modules_prepare > "$bld/build.log" 2>&1 &
+if [ -n "$image" ]; then
+	kmk all modules_prepare > "$bld/build.log" 2>&1 &
+else
+	kmk modules_prepare > "$bld/build.log" 2>&1 &
+fi
 mpid=$!
 trap 'kill "$mpid" 2>/dev/null || true' EXIT
 while kill -0 "$mpid" 2>/dev/null; do
@@ -305,30 +387,36 @@ if [ $rc -ne 0 ]; then
 	die "$profile kernel build failed after $secs s (see $bld/build.log)"
 fi
 kver=$(cat "$bld/include/config/kernel.release")
-vmlinuz="$bld/arch/x86/boot/bzImage"
-[ -f "$vmlinuz" ] || die "no $vmlinuz"
-[ -f "$bld/Module.symvers" ] || die "no Module.symvers in $bld"
+vmlinuz=""
+if [ -n "$image" ]; then
+	vmlinuz="$bld/arch/${karch/x86_64/x86}/boot/$image"
+	[ -f "$vmlinuz" ] || die "no $vmlinuz"
+	[ -f "$bld/Module.symvers" ] || die "no Module.symvers in $bld"
+fi
 log "$profile kernel $kver built in $secs s ($(nproc) CPUs, make -j$jobs," \
-	"$(grep -c '^  CC ' "$bld/build.log" || true) files compiled," \
-	"bzImage $(du -h "$vmlinuz" | cut -f1))"
+	"$(grep -c '^  CC ' "$bld/build.log" || true) files compiled${image:+,}" \
+	"${image:+$image $(du -h "$vmlinuz" | cut -f1)}"
 
 cat > "$envf.new" <<ENV
 KVER=$kver
 PKGVER=$pkgver
 KDIR=$bld
 VMLINUZ=$vmlinuz
-KCC=gcc
+KCC=${cross}gcc
 SUITE=$suite
-ARCH=amd64
+ARCH=$arch
 BUSYBOX=$busybox
-CROSS_COMPILE=
-KARCH=
+CROSS_COMPILE=$cross
+KARCH=${karch/x86_64/}
 DEBUG_BUILD_SECS=$secs
 DEBUG_CONFIG_SHA=$sha
 ENV
 mv "$envf.new" "$envf"
-# Trees of older versions are not needed any more.
+# Builds of older versions are not needed any more.
 for old in "$SA_CACHE/$profile"/*/; do
-	[ "${old%/}" = "$dir" ] || rm -rf "$old"
+	case "$old" in
+	"$dir/") ;;
+	*) rm -rf "$old" ;;
+	esac
 done
 log "$profile kernel env: $envf"

@@ -30,15 +30,25 @@ set -eEuo pipefail
 # Say what failed: a row's log would otherwise just stop.
 trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
 
-# suite:arch:flavour; the first row is the primary kernel.  debug:amd64:kasan
-# is the debug kernel (scripts/debug-kernel.sh: the primary kernel's
-# sources with KASAN, lockdep, kmemleak, fault injection...).
+# suite:arch:flavour[:variant]; the first row is the primary kernel.
+# The variant "nobtf" builds the module as for a kernel without BTF
+# (SA_BTF=): struct kmem_cache's layout is measured at load.  Kernels
+# built here (scripts/build-kernel.sh) from Debian's sources:
+# debug:amd64:kasan, the debug kernel (the primary kernel's sources with
+# KASAN, lockdep, kmemleak, fault injection...); vendor:armhf:board, a
+# board kernel (trixie's 6.12 for 32-bit ARM without kprobes, BTF or
+# KALLSYMS_ALL, its tree as KDIR); slab:amd64:refused, a 6.1 tree
+# configured with SLAB, against which slab_account must refuse to build
+# (no boot).
 SA_DEBUG_ROW=debug:amd64:kasan
 SA_MAP_ROW=map:amd64:alloc-profiling
+SA_VENDOR_ROW=vendor:armhf:board
+SA_SLAB_ROW=slab:amd64:refused
 SA_ALL_ROWS="bookworm:amd64:amd64 bookworm:amd64:rt-amd64 bullseye:amd64:amd64
 bookworm-backports:amd64:amd64 sid:amd64:amd64 bookworm:arm64:arm64
-trixie:amd64:amd64 trixie:arm64:arm64 trixie:amd64:cloud-amd64
-$SA_DEBUG_ROW"
+trixie:amd64:amd64 trixie:arm64:arm64 trixie:amd64:cloud-amd64:nobtf
+bookworm:armhf:armmp trixie:armhf:armmp sid:riscv64:riscv64
+$SA_VENDOR_ROW $SA_SLAB_ROW $SA_DEBUG_ROW"
 SA_ROWS=${SA_ROWS:-$SA_ALL_ROWS}
 primary=${SA_ALL_ROWS%% *}
 # Rows that also boot the reliability collection (slab_account_rel: the
@@ -46,19 +56,29 @@ primary=${SA_ALL_ROWS%% *}
 # The debug kernel's stress is make debug-check's (ci.sh debug): its load
 # cycles take 4-20 s each under one TCG thread (docs/testing.md), so the
 # test runs as many as its time budget allows (the chaos phase + 300 s).
-SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64}
+SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64 bookworm:arm64:arm64
+bookworm:armhf:armmp sid:amd64:amd64}
 SA_REL_SMP=${SA_REL_SMP:-4}
 # $SA_REL_APPEND: more words for the reliability boot's command line, e.g.
 # SA_LOAD_PARAMS=log_times=1 (the stress test's loads of slab_account then
 # log each step's duration).
 SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 MATRIX="$SA_ROOT/build/matrix"
+# The row being built (run_row): its variant and tag.
+ROW_VARIANT="" TAG=""
 
-row_args() {	# row_args SUITE:ARCH:FLAVOUR -> fetch-kernel.sh arguments
+row_args() {	# row_args SUITE:ARCH:FLAVOUR[:VARIANT] -> fetch-kernel.sh arguments
 	local IFS=:
 	# shellcheck disable=SC2086
 	set -- $1
 	echo "--suite $1 --arch $2 --flavour $3"
+}
+
+row_variant() {	# row_variant SUITE:ARCH:FLAVOUR[:VARIANT] -> VARIANT or ""
+	local IFS=:
+	# shellcheck disable=SC2086
+	set -- $1
+	echo "${4:-}"
 }
 
 # Fetch (or build: the debug row) the row's kernel and the linux-source
@@ -81,6 +101,17 @@ load_row() {
 		"$SA_ROOT/scripts/build-kernel.sh" --profile map
 		kenv=$("$SA_ROOT/scripts/build-kernel.sh" --profile map --print-env)
 		read -r -a args <<< "$(row_args trixie:amd64:amd64)"
+		;;
+	"$SA_VENDOR_ROW")
+		"$SA_ROOT/scripts/build-kernel.sh" --profile vendor
+		kenv=$("$SA_ROOT/scripts/build-kernel.sh" --profile vendor --print-env)
+		# Its kselftest files: its suite's 32-bit ARM kernel's.
+		read -r -a args <<< "$(row_args trixie:armhf:armmp)"
+		;;
+	"$SA_SLAB_ROW")
+		"$SA_ROOT/scripts/build-kernel.sh" --profile slab
+		kenv=$("$SA_ROOT/scripts/build-kernel.sh" --profile slab --print-env)
+		read -r -a args <<< "$(row_args "$primary")"
 		;;
 	*)
 		read -r -a args <<< "$(row_args "$1")"
@@ -141,53 +172,90 @@ build_row() {	# build_row test|demo
 	log "building slab_account.ko for $KVER (W=1, $KCC$where)"
 	cp "$SA_ROOT/Kbuild" "$out/src/"
 	cp -r "$SA_ROOT/module" "$out/src/"
-	kbuild "$out/src" "$out/mod" "$out/build-module.log"
-	grep -h 'feature flags' "$out/build-module.log" | head -n 1 >&2 || true
-	# Where struct kmem_cache's offsets come from BTF: a module built with
-	# them shifted, as another build's BTF would give (sa_layout_test
-	# wants it refused at load).
-	local kc ksize kname kobj
-	kc=$(grep -ho 'SA_KC_SIZE_OFF=[0-9][0-9]* -DSA_KC_NAME_OFF=[0-9][0-9]*' \
-		"$out/build-module.log" | head -n 1) || true
-	if [ "$mode" = test ] && [ -n "$kc" ]; then
-		ksize=${kc#SA_KC_SIZE_OFF=}
-		ksize=${ksize%% *}
-		kname=${kc##*=}
+	local -a modargs=()
+	[ "$ROW_VARIANT" != nobtf ] || modargs=(SA_BTF=)
+	kbuild "$out/src" "$out/mod" "$out/build-module.log" "${modargs[@]}"
+	local flags have want layout=""
+	flags=$(grep -h 'feature flags' "$out/build-module.log" | head -n 1) || true
+	printf '%s\n' "$flags" >&2
+	# Where struct kmem_cache's layout came from, against where it must
+	# have on this row: a probe that failed unseen would measure at load.
+	case "$flags" in
+	*-DSA_KC_MEASURE*) have=measure ;;
+	*-DSA_KC_FROM_SLUB_DEF*) have=slub_def.h ;;
+	*-DSA_KC_FROM_TREE*) have=tree ;;
+	*-DSA_KC_FROM_BTF*) have=btf ;;
+	*) have=unknown ;;
+	esac
+	if [ -f "$KDIR/include/linux/slub_def.h" ] ||
+	   [ -f "$KDIR/source/include/linux/slub_def.h" ] ||
+	   compgen -G "$KDIR/../linux-headers-*-common/include/linux/slub_def.h" >/dev/null; then
+		want=slub_def.h
+	elif [ "$ROW_VARIANT" = nobtf ]; then
+		want=measure
+	elif [ -f "$KDIR/mm/slab.h" ] || [ -f "$KDIR/source/mm/slab.h" ]; then
+		want=tree
+	elif [ -n "$(sa_btf_kc "$KDIR/vmlinux" size)" ]; then
+		want=btf
+	else
+		want=measure
+	fi
+	[ "$have" = "$want" ] ||
+		die "struct kmem_cache's layout came from $have, not from $want, for $KVER (flags:$flags)"
+	log "struct kmem_cache's layout: $have"
+	# sa_layout_test: modules built with the offsets shifted (as a stale
+	# BTF gives), which must be refused at load, where the offsets are
+	# built in and come from BTF, and on the primary and 32-bit ARM rows
+	# where slub_def.h gives them; where they are measured and the
+	# headers have BTF, the offsets it gives, which the measure must find.
+	local ksize kname kobj
+	ksize=$(sed -n 's/.*-DSA_KC_SIZE_OFF=\([0-9]*\).*/\1/p' <<< "$flags")
+	kname=$(sed -n 's/.*-DSA_KC_NAME_OFF=\([0-9]*\).*/\1/p' <<< "$flags")
+	kobj=$(sed -n 's/.*-DSA_KC_OBJSIZE_OFF=\([0-9]*\).*/\1/p' <<< "$flags")
+	if [ "$mode" = test ] && [ -n "$ksize" ] &&
+	   { [ "$have" = btf ] || [ "$TAG" = "${primary//:/-}" ] ||
+	     [ "$ARCH" = armhf ]; }; then
+		layout=1
 		log "building slab_account.ko with a wrong struct kmem_cache layout"
 		kbuild "$out/src" "$out/badbtf" "$out/build-badbtf.log" \
 			SA_KC_SIZE=$((ksize + 8)) SA_KC_NAME=$((kname + 8))
 		mkdir -p "$out/rootfs/lib/slab_account/badbtf"
 		cp "$out/badbtf/slab_account.ko" "$out/rootfs/lib/slab_account/badbtf/"
-		# The same with only the object size's offset wrong.
-		kobj=$(grep -ho 'SA_KC_OBJSIZE_OFF=[0-9][0-9]*' \
-			"$out/build-module.log" | head -n 1) || true
-		if [ -n "$kobj" ]; then
-			log "building slab_account.ko with a wrong object size offset"
-			kbuild "$out/src" "$out/badobj" "$out/build-badobj.log" \
-				SA_KC_OBJSIZE=$((${kobj#*=} + 8))
-			mkdir -p "$out/rootfs/lib/slab_account/badobj"
-			cp "$out/badobj/slab_account.ko" \
-				"$out/rootfs/lib/slab_account/badobj/"
-		fi
+		log "building slab_account.ko with a wrong object size offset"
+		kbuild "$out/src" "$out/badobj" "$out/build-badobj.log" \
+			SA_KC_OBJSIZE=$((kobj + 8))
+		mkdir -p "$out/rootfs/lib/slab_account/badobj"
+		cp "$out/badobj/slab_account.ko" "$out/rootfs/lib/slab_account/badobj/"
+	fi
+	if [ "$mode" = test ] && [ "$have" = measure ] &&
+	   [ -n "$(sa_btf_kc "$KDIR/vmlinux" size)" ]; then
+		layout=1
+		printf 'size at %s, object_size at %s, name at %s\n' \
+			"$(sa_btf_kc "$KDIR/vmlinux" size)" \
+			"$(sa_btf_kc "$KDIR/vmlinux" object_size)" \
+			"$(sa_btf_kc "$KDIR/vmlinux" name)" \
+			> "$out/rootfs/lib/slab_account/layout.btf"
+		log "the layout the module must measure (BTF): $(cat "$out/rootfs/lib/slab_account/layout.btf")"
 	fi
 	log "building sa_test.ko for $KVER (W=1)"
 	kbuild "$SA_ROOT/tests/kmod" "$out/sa_test" "$out/build-sa_test.log"
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
 		"$out/sa_test/sa_stress.ko" "$out/sa_test/sa_age.ko" \
+		"$out/sa_test/sa_leak.ko" "$out/sa_test/sa_leak_b.ko" \
 		"$out/rootfs/lib/slab_account/"
 	log "building the reader (static)"
 	make -s -C "$SA_ROOT/userspace" STATIC=1 CC="${CROSS_COMPILE}gcc" \
 		OUT="$out/rootfs/usr/bin/slabacct"
 	if [ "$mode" = test ]; then
 		log "building the in-guest selftests with $PKGVER's harness"
-		# sa_layout_test only where there is a badbtf module (the
+		# sa_layout_test only where it has something to check (the
 		# excluded name is then one no test has).
 		rm -rf "$out/tests"
 		cp -r "$SA_ROOT/tests/guest" "$out/tests"
 		make -s -C "$out/tests" clean KSFT="$KSFT"
 		make -s -C "$out/tests" install KSFT="$KSFT" \
 			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest" \
-			TESTS_EXCLUDE="${kc:+-}sa_layout_test"
+			TESTS_EXCLUDE="${layout:+-}sa_layout_test"
 		guest_trace_cmd
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
@@ -305,13 +373,45 @@ boot_trace_args() {
 	[ $((major * 100 + minor)) -lt 512 ] || printf ' no_hash_pointers'
 }
 
+# The slab row: slab_account must refuse to build against a SLAB kernel,
+# saying why, and build nothing.
+refuse_row() {
+	local why="slab_account: this kernel uses the SLAB allocator (CONFIG_SLAB=y)"
+	local d="$out/refused"
+	rm -rf "$out" && mkdir -p "$d"
+	cp -r "$SA_ROOT/Kbuild" "$SA_ROOT/module" "$d/"
+	log "building slab_account.ko for $KVER (SLAB): it must be refused"
+	if kmake -C "$KDIR" M="$d" CC="$KCC" modules > "$out/build.log" 2>&1; then
+		cat "$out/build.log"
+		die "slab_account built against a SLAB kernel"
+	fi
+	grep -F "$why" "$out/build.log" >&2 ||
+		{ cat "$out/build.log"; die "the build failed without saying why: $why"; }
+	[ -z "$(find "$d" -name '*.o' -o -name '*.ko')" ] ||
+		die "the refused build compiled files"
+	log "refused as it must be, nothing compiled"
+}
+
 # One row, start to end, status in $MATRIX/<row>.{build,boot,suite}.
 run_row() {	# run_row ROW (in a subshell: dies stay local)
 	local row=$1 tag=${1//:/-} tmo=600 reltmo=1500 check=() env=""
-	local reltime="about 90 s" relsmp=$SA_REL_SMP
+	ROW_VARIANT=$(row_variant "$row") TAG=$tag
+	local reltime="about 90 s" relsmp=$SA_REL_SMP skips=""
 	rm -f "$MATRIX/$tag".{kernel,build,boot,suite}
 	load_row "$row"
 	echo "$KVER $PKGVER" > "$MATRIX/$tag.kernel"
+	if [ "$row" = "$SA_SLAB_ROW" ]; then
+		refuse_row
+		echo refused > "$MATRIX/$tag.build"
+		echo - > "$MATRIX/$tag.boot"
+		echo - > "$MATRIX/$tag.suite"
+		return
+	fi
+	if [ "$row" = "$SA_VENDOR_ROW" ]; then
+		# No kprobes: the paths beyond the tracepoints and the
+		# helpers cannot be found; the tests say so.
+		skips="global.exact_on_every_path global.helpers_name_their_callers"
+	fi
 	if [ "$row" = "$SA_DEBUG_ROW" ]; then
 		# KASAN, lockdep and kmemleak under TCG: several times slower;
 		# the console must show them on, and no report.
@@ -329,7 +429,7 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 	boot_row test "$out/boot" --timeout "$tmo" \
 		--append "${env}$(boot_trace_args)"
 	echo ok > "$MATRIX/$tag.boot"
-	"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot"
+	SA_EXPECT_SKIPS=$skips "$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot"
 	case " $SA_REL_ROWS " in
 	*" $row "*)
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
@@ -376,7 +476,7 @@ matrix() {
 		st=""
 		for s in build boot suite; do
 			if [ -e "$MATRIX/$tag.$s" ]; then
-				st+=$(printf ' %-6s' ok)
+				st+=$(printf ' %-6s' "$(head -n 1 "$MATRIX/$tag.$s")")
 			else
 				st+=$(printf ' %-6s' FAIL)
 				failed=1

@@ -108,7 +108,13 @@ for_kernel() {
 	# This machine: the very compiler the headers name (kbuild warns
 	# when its version text differs), the named compiler, or a gcc of
 	# that major or newer.
-	for c in "$cross${text%% *}" "$cross$name"; do
+	# (A kernel built here names its cross compiler with its prefix.)
+	local named=${text%% *}
+	case "$named" in
+	"$cross"?*) [ -n "$cross" ] || named="" ;;
+	*) named="" ;;
+	esac
+	for c in "$cross${text%% *}" "$named" "$cross$name"; do
 		if [ -n "$c" ] && command -v "$c" >/dev/null &&
 		   [ "$("$c" --version 2>/dev/null | head -n 1)" = "$text" ]; then
 			echo "$c -"

@@ -229,8 +229,16 @@ unsigned long long sa_snap_key(const struct sa_snap *s, const char *key)
 	abort();
 }
 
-const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
-				 int *count)
+/* The load a row's caller says it was of (" unloaded#N"), or 0. */
+unsigned int sa_row_unloaded(const struct sa_row *r)
+{
+	const char *at = strstr(r->caller, " unloaded#");
+
+	return at ? (unsigned int)strtoul(at + 10, NULL, 10) : 0;
+}
+
+const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
+				    unsigned int load, int *count)
 {
 	const struct sa_row *found = NULL;
 	size_t n = strlen(func);
@@ -239,12 +247,19 @@ const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 	for (size_t i = 0; i < s->nrows; i++) {
 		const char *c = s->rows[i].caller;
 
-		if (!strncmp(c, func, n) && !strncmp(c + n, "+0x", 3)) {
+		if (!strncmp(c, func, n) && !strncmp(c + n, "+0x", 3) &&
+		    sa_row_unloaded(&s->rows[i]) == load) {
 			found = &s->rows[i];
 			(*count)++;
 		}
 	}
 	return found;
+}
+
+const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
+				 int *count)
+{
+	return sa_snap_row_of(s, func, 0, count);
 }
 
 int sa_truth_read(struct sa_truth *t, int max, int *online_cpus)

@@ -62,9 +62,17 @@ unsigned long long sa_snap_key(const struct sa_snap *s, const char *key);
 int sa_snap_has_key(const struct sa_snap *s, const char *key);
 /* The word of an "unhooked PATH" key; NULL if absent. */
 const char *sa_snap_text(const struct sa_snap *s, const char *key);
-/* The row whose caller is "@func+0x..."; NULL if none; *count = matches. */
+/*
+ * The row whose caller is "@func+0x..." (of code still loaded: not a row
+ * ending " unloaded#N"); NULL if none; *count = matches.
+ */
 const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 				 int *count);
+/* The same, of load @load of a module that has unloaded (0: loaded). */
+const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
+				    unsigned int load, int *count);
+/* (1.3) The load a row of unloaded code was of, " unloaded#N"; else 0. */
+unsigned int sa_row_unloaded(const struct sa_row *r);
 
 /* sa_test's own books for one site. */
 struct sa_truth {

@@ -331,33 +331,42 @@ TEST(helpers_name_their_callers)
 /*
  * sa_test_alloc_init runs from sa_test's __init code, freed once the module
  * is live, and its object is freed at unload: the row keeps the name its
- * code had (not a bare address), before and after the unload.
+ * code had (not a bare address), before and after the unload, when it
+ * says which load it was of (" unloaded#N"); each load has a row of its
+ * own.
  */
 TEST(names_outlive_their_code)
 {
 	const struct sa_row *r;
-	char err[256], name[256];
-	unsigned long long objs;
+	char err[256], name[256], want[300];
+	unsigned int load = 1;
 	struct sa_snap s;
 	int n;
 
 	ASSERT_EQ(0, sa_test_fresh());
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	if (sa_snap_has_key(&s, "reloaded sa_test"))
+		load = sa_snap_key(&s, "reloaded sa_test");
 	r = sa_snap_row(&s, "sa_test_alloc_init", &n);
 	ASSERT_NE(NULL, r) TH_LOG("no row for sa_test_alloc_init");
 	EXPECT_EQ(1, n);
-	EXPECT_LE(1, r->objs);
+	EXPECT_EQ(1, r->allocs);
+	EXPECT_EQ(1, r->objs);
 	snprintf(name, sizeof(name), "%s", r->caller);
-	objs = r->objs;
-	ksft_print_msg("__init code's site: %s, %llu live\n", name, objs);
+	ksft_print_msg("__init code's site: %s (load %u)\n", name, load);
 	sa_snap_free(&s);
 
 	ASSERT_EQ(0, sa_module_unload("sa_test"));
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
-	r = sa_snap_row(&s, "sa_test_alloc_init", &n);
+	r = sa_snap_row_of(&s, "sa_test_alloc_init", load, &n);
 	ASSERT_NE(NULL, r) TH_LOG("the unloaded module's row lost its name");
-	EXPECT_STREQ(name, r->caller);
-	EXPECT_EQ(objs - 1, r->objs);
+	EXPECT_EQ(1, n);
+	snprintf(want, sizeof(want), "%s unloaded#%u", name, load);
+	EXPECT_STREQ(want, r->caller);
+	EXPECT_EQ(1, r->allocs);
+	EXPECT_EQ(1, r->frees);
+	EXPECT_EQ(0, r->objs);
+	EXPECT_EQ(NULL, sa_snap_row(&s, "sa_test_alloc_init", &n));
 	sa_snap_free(&s);
 }
 

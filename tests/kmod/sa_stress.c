@@ -26,6 +26,9 @@
  *                      (1 MiB handed out), kthreads, freed at once: its
  *                      bytes pass 2^32 within seconds, the per-CPU
  *                      counters' high words carrying all along
+ *   sa_stress_rcu      kmalloc(SAS_RCU_REQ), kthreads, freed at once with
+ *                      kfree_rcu() (into a sheaf on 7.x, a batch before);
+ *                      the books count it freed when handed over
  *
  * Writes to /proc/sa_stress:
  *   start  start (or resume) the storm
@@ -53,6 +56,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/proc_fs.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -74,6 +78,7 @@ enum {
 	SAS_IRQWORK,
 	SAS_FIXED,
 	SAS_BIG,
+	SAS_RCU,
 	SAS_NR_SITES
 };
 
@@ -82,6 +87,7 @@ enum {
 #define SAS_CACHE_SIZE	152
 #define SAS_FIXED_REQ	100
 #define SAS_BIG_REQ	(1000 * 1000)
+#define SAS_RCU_REQ	88
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SAS_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -110,6 +116,14 @@ static struct sas_books sas_books[SAS_NR_SITES] = {
 	[SAS_IRQWORK]	= { .func = "sa_stress_irqwork" },
 	[SAS_FIXED]	= { .func = "sa_stress_fixed" },
 	[SAS_BIG]	= { .func = "sa_stress_big" },
+	[SAS_RCU]	= { .func = "sa_stress_rcu" },
+};
+
+/* What sa_stress_rcu allocates: a header, the rcu_head, padding. */
+struct sas_rcu_obj {
+	u64 hdr;
+	struct rcu_head rcu;
+	u8 pad[SAS_RCU_REQ - sizeof(u64) - sizeof(struct rcu_head)];
 };
 
 struct sas_cpu {
@@ -207,6 +221,12 @@ static noinline void *sa_stress_big(size_t *n)
 	return SAS_SITE(kmalloc(SAS_BIG_REQ, GFP_KERNEL | __GFP_NOWARN));
 }
 
+static noinline struct sas_rcu_obj *sa_stress_rcu(size_t *n)
+{
+	*n = sizeof(struct sas_rcu_obj);
+	return SAS_SITE(kmalloc(sizeof(struct sas_rcu_obj), GFP_KERNEL));
+}
+
 /* ---- books and pools ---------------------------------------------------- */
 
 static void sas_note_alloc(void *p, int site, size_t req)
@@ -226,20 +246,28 @@ static void sas_note_alloc(void *p, int site, size_t req)
 	atomic64_inc(&b->objs);
 }
 
-static void sas_free(void *p)
+/* The books of a free of @p, which leaves the pool now. */
+static void sas_note_free(void *p)
 {
 	struct sas_hdr *h = p;
-	struct sas_books *b;
+	struct sas_books *b = &sas_books[h->site];
 
-	if (WARN_ON_ONCE(h->magic != SAS_MAGIC || h->site >= SAS_NR_SITES))
-		return;
-	b = &sas_books[h->site];
 	atomic64_inc(&b->frees);
 	atomic64_sub(ksize(p), &b->live);
 	atomic64_sub(h->req, &b->live_req);
 	atomic64_dec(&b->objs);
 	h->magic = 0;
-	if (h->site == SAS_CACHE)
+}
+
+static void sas_free(void *p)
+{
+	struct sas_hdr *h = p;
+	bool cache = h->site == SAS_CACHE;
+
+	if (WARN_ON_ONCE(h->magic != SAS_MAGIC || h->site >= SAS_NR_SITES))
+		return;
+	sas_note_free(p);
+	if (cache)
 		kmem_cache_free(sas_cache, p);
 	else
 		kfree(p);
@@ -408,6 +436,17 @@ static void sas_thread_round(struct sas_cpu *c)
 			if (p) {
 				sas_note_alloc(p, SAS_BIG, n);
 				sas_free(p);
+			} else {
+				atomic64_inc(&sas_failed);
+			}
+		}
+		if (i % 8 == 5) {
+			struct sas_rcu_obj *o = sa_stress_rcu(&n);
+
+			if (o) {
+				sas_note_alloc(o, SAS_RCU, n);
+				sas_note_free(o);
+				kfree_rcu(o, rcu);
 			} else {
 				atomic64_inc(&sas_failed);
 			}

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A module load owns its call sites (the driver author's loop): sa_leak.ko
+ * allocates at load from known sites and, with leak=1, leaves 5 objects
+ * of 2 sites live when it unloads.  Its unload must give the kernel log
+ * line and the record of /proc/slab_account_unloads with exactly those
+ * numbers, its rows must stay (" unloaded#N", their objects still
+ * theirs), a reload must give fresh rows, and another module loaded where
+ * sa_leak was (sa_leak_b.ko, the same code under another name) must never
+ * join sa_leak's rows.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "sa_lib.h"
+
+#define UNLOADS		"/proc/slab_account_unloads"
+#define NSITES		4
+
+/* sa_leak.c's sites, in its books' order, and what leak=1 leaves. */
+static const struct {
+	const char *func;
+	const char *cache;	/* its cache's name after the module's */
+	unsigned long long kept;
+} sites[NSITES] = {
+	{ "sa_leak_table", NULL, 3 },
+	{ "sa_leak_buf", NULL, 2 },
+	{ "sa_leak_ctx", "_ctx", 0 },
+	{ "sa_leak_tmp", NULL, 0 },
+};
+
+/* The module's books, in the tracepoints' bytes (slab_size strides). */
+static int books(const char *mod, struct sa_truth *t)
+{
+	char path[64], cache[64];
+	int cpus = 0, n;
+
+	snprintf(path, sizeof(path), "/proc/%s", mod);
+	n = sa_truth_read_file(path, t, NSITES, &cpus);
+	if (n != NSITES)
+		return -1;
+	for (int i = 0; i < NSITES; i++) {
+		snprintf(cache, sizeof(cache), "%s%s", mod,
+			 sites[i].cache ? sites[i].cache : "");
+		if (strcmp(t[i].func, sites[i].func) ||
+		    sa_truth_to_stride(&t[i], sites[i].cache ? cache : NULL))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The books @t (read while loaded) as the module's exit leaves them: it
+ * frees every object but, with @leak, those sa_leak.c keeps.
+ */
+static void books_after_exit(struct sa_truth *t, int leak)
+{
+	for (int i = 0; i < NSITES; i++) {
+		unsigned long long kept = leak ? sites[i].kept : 0;
+		unsigned long long size, req;
+
+		if (!t[i].objs || t[i].objs == kept)
+			continue;
+		size = t[i].live / t[i].objs;
+		req = t[i].live_req / t[i].objs;
+		t[i].frees += t[i].objs - kept;
+		t[i].objs = kept;
+		t[i].live = kept * size;
+		t[i].live_req = kept * req;
+	}
+}
+
+/* The load number slab_account gives @mod's live load. */
+static unsigned int live_load(const struct sa_snap *s, const char *mod)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "reloaded %s", mod);
+	return sa_snap_has_key(s, key) ? sa_snap_key(s, key) : 1;
+}
+
+/* Every row of @mod's load (@load 0: loaded) equals the books @t. */
+static void rows_are_books(struct __test_metadata *_metadata,
+			   const struct sa_snap *s, const char *mod,
+			   unsigned int load, const struct sa_truth *t)
+{
+	char tail[80];
+
+	snprintf(tail, sizeof(tail), " [%s]", mod);
+	for (int i = 0; i < NSITES; i++) {
+		int n;
+		const struct sa_row *r = sa_snap_row_of(s, t[i].func, load, &n);
+
+		ASSERT_NE(NULL, r) TH_LOG("no row of %s (load %u)", t[i].func, load);
+		EXPECT_EQ(1, n) TH_LOG("%s", t[i].func);
+		EXPECT_NE(NULL, strstr(r->caller, tail)) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", r->caller);
+		EXPECT_EQ(t[i].live_req, r->live_req) TH_LOG("%s", r->caller);
+	}
+}
+
+/* The kernel log, whole (NUL-terminated, malloc'd). */
+static char *klog(void)
+{
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+
+	if (n <= 0)
+		return NULL;
+	buf = calloc(1, n + 1);
+	if (buf && klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n) < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int matches(const char *text, const char *pattern)
+{
+	regex_t re;
+	int ok;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | REG_NEWLINE))
+		return 0;
+	ok = !regexec(&re, text, 0, NULL, 0);
+	regfree(&re);
+	return ok;
+}
+
+/* A caller of @func in @mod as a regular expression, " unloaded#@load". */
+static void caller_re(char *re, size_t n, const char *func, const char *mod,
+		      unsigned int load)
+{
+	snprintf(re, n, "%s\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[%s\\] unloaded#%u",
+		 func, mod, load);
+}
+
+/*
+ * Unload @mod (loaded with leak=@leak): its verdict in the log (only if it
+ * left objects) and as the newest record of the unloads file, exactly as
+ * its books @t say (the bytes in the tracepoints' strides).
+ */
+static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
+			   unsigned int load, const struct sa_truth *t,
+			   int leak)
+{
+	unsigned long long objs = 0, bytes = 0, req = 0, nsites = 0;
+	char *text, *last, re[1024], line[1024], site[256];
+	int before, after;
+
+	for (int i = 0; i < NSITES; i++) {
+		/* What stays: the books' live objects, less what the exit frees. */
+		unsigned long long kept = leak ? sites[i].kept : 0;
+
+		if (!kept)
+			continue;
+		ASSERT_EQ(kept, t[i].objs) TH_LOG("%s", t[i].func);
+		objs += kept;
+		bytes += t[i].live;
+		req += t[i].live_req;
+		nsites++;
+	}
+	text = klog();
+	ASSERT_NE(NULL, text);
+	snprintf(line, sizeof(line), "slab_account: %s (load %u) unloaded", mod, load);
+	before = strstr(text, line) != NULL;
+	free(text);
+	ASSERT_EQ(0, sa_module_unload(mod));
+
+	text = klog();
+	ASSERT_NE(NULL, text);
+	after = strstr(text, line) != NULL;
+	if (!leak) {
+		EXPECT_EQ(before, after) TH_LOG("a clean unload logged");
+	} else {
+		/* sa_leak_buf holds more bytes than sa_leak_table: first. */
+		snprintf(re, sizeof(re),
+			 "slab_account: %s \\(load %u\\) unloaded with %llu objects still live \\(%llu bytes, %llu requested\\) from %llu call sites: sa_leak_buf\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[%s\\] %llu objects %llu bytes oldest [0-9]+ s; sa_leak_table\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[%s\\] %llu objects %llu bytes oldest [0-9]+ s\n",
+			 mod, load, objs, bytes, req, nsites, mod, t[1].objs,
+			 t[1].live, mod, t[0].objs, t[0].live);
+		EXPECT_TRUE(matches(text, re)) TH_LOG("not logged: %s", re);
+	}
+	free(text);
+
+	/* The newest record of the unloads file. */
+	ASSERT_EQ(0, sa_read_file(UNLOADS, &text, NULL));
+	ASSERT_EQ(0, strncmp(text, "slab_account unloads - version: 1.", 34));
+	last = NULL;
+	for (char *p = text; (p = strchr(p, '\n')); p++)
+		if (p[1] >= '0' && p[1] <= '9')
+			last = p;
+	ASSERT_NE(NULL, last);
+	snprintf(re, sizeof(re), "^\n[0-9]+ %s %u %llu %llu %llu %llu\n", mod, load,
+		 objs, bytes, req, nsites);
+	EXPECT_TRUE(matches(last, re)) TH_LOG("last record: %.200s; want %s", last, re);
+	if (leak) {
+		char buf_re[512], table_re[512];
+
+		caller_re(site, sizeof(site), "sa_leak_buf", mod, load);
+		snprintf(buf_re, sizeof(buf_re), "\n  %llu %llu %llu [0-9]+ kmalloc %s\n",
+			 t[1].objs, t[1].live, t[1].live_req, site);
+		caller_re(site, sizeof(site), "sa_leak_table", mod, load);
+		snprintf(table_re, sizeof(table_re), "\n  %llu %llu %llu [0-9]+ kmalloc %s\n",
+			 t[0].objs, t[0].live, t[0].live_req, site);
+		EXPECT_TRUE(matches(last, buf_re)) TH_LOG("%s", buf_re);
+		EXPECT_TRUE(matches(last, table_re)) TH_LOG("%s", table_re);
+	}
+	ksft_print_msg("report: unload: %s load %u: %llu objects, %llu bytes, %llu requested, %llu sites left live\n",
+		       mod, load, objs, bytes, req, nsites);
+	free(text);
+}
+
+FIXTURE(unload) {
+	int unused;
+};
+
+FIXTURE_SETUP(unload)
+{
+	if (sa_module_loaded("sa_leak"))
+		ASSERT_EQ(0, sa_module_unload("sa_leak"));
+	if (sa_module_loaded("sa_leak_b"))
+		ASSERT_EQ(0, sa_module_unload("sa_leak_b"));
+}
+
+FIXTURE_TEARDOWN(unload)
+{
+	sa_module_unload("sa_leak");
+	sa_module_unload("sa_leak_b");
+}
+
+/* A leak at unload: said, kept, and the rows stay as they were. */
+TEST_F(unload, leak_is_reported_and_rows_stay)
+{
+	struct sa_truth t[NSITES];
+	unsigned int load;
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
+	ASSERT_EQ(0, books("sa_leak", t));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load = live_load(&s, "sa_leak");
+	rows_are_books(_metadata, &s, "sa_leak", 0, t);
+	sa_snap_free(&s);
+
+	unload_verdict(_metadata, "sa_leak", load, t, 1);
+
+	/* The rows of the load that went, their objects still theirs. */
+	books_after_exit(t, 1);
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	rows_are_books(_metadata, &s, "sa_leak", load, t);
+	for (int i = 0; i < NSITES; i++)
+		EXPECT_EQ(NULL, sa_snap_row(&s, t[i].func, &(int){0}));
+	sa_snap_free(&s);
+}
+
+/* Loaded again: fresh rows; the first load's stay as they were. */
+TEST_F(unload, reload_gives_fresh_rows)
+{
+	struct sa_truth t1[NSITES], t2[NSITES];
+	unsigned int load1, load2;
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
+	ASSERT_EQ(0, books("sa_leak", t1));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load1 = live_load(&s, "sa_leak");
+	sa_snap_free(&s);
+	unload_verdict(_metadata, "sa_leak", load1, t1, 1);
+	books_after_exit(t1, 1);
+
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=0"));
+	ASSERT_EQ(0, books("sa_leak", t2));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load2 = live_load(&s, "sa_leak");
+	EXPECT_EQ(load1 + 1, load2);
+	rows_are_books(_metadata, &s, "sa_leak", 0, t2);
+	rows_are_books(_metadata, &s, "sa_leak", load1, t1);
+	sa_snap_free(&s);
+
+	/* The fixed driver: a clean unload, its rows empty. */
+	unload_verdict(_metadata, "sa_leak", load2, t2, 0);
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	for (int i = 0; i < NSITES; i++) {
+		int n;
+		const struct sa_row *r = sa_snap_row_of(&s, t2[i].func, load2, &n);
+
+		ASSERT_NE(NULL, r) TH_LOG("%s", t2[i].func);
+		EXPECT_EQ(0, r->objs) TH_LOG("%s", r->caller);
+		EXPECT_EQ(r->allocs, r->frees) TH_LOG("%s", r->caller);
+	}
+	rows_are_books(_metadata, &s, "sa_leak", load1, t1);
+	sa_snap_free(&s);
+}
+
+/* The start of @mod's text, from sysfs; 0 if unknown. */
+static unsigned long text_of(const char *mod)
+{
+	char path[128], *text;
+	unsigned long a;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/sections/.text", mod);
+	if (sa_read_file(path, &text, NULL))
+		return 0;
+	a = strtoul(text, NULL, 16);
+	free(text);
+	return a;
+}
+
+/*
+ * sa_leak_b, the same code under another name, loaded where sa_leak was
+ * (the module allocator gives the space back; tried a bounded number of
+ * times): its rows are its own, sa_leak's stay as they were.
+ */
+TEST_F(unload, another_module_never_joins)
+{
+	struct sa_truth t[NSITES], tb[NSITES];
+	unsigned long a = 0, b = 0;
+	unsigned int load;
+	char err[256];
+	struct sa_snap s;
+	int tries;
+
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
+	a = text_of("sa_leak");
+	ASSERT_EQ(0, books("sa_leak", t));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load = live_load(&s, "sa_leak");
+	sa_snap_free(&s);
+	unload_verdict(_metadata, "sa_leak", load, t, 1);
+	books_after_exit(t, 1);
+	for (tries = 0; tries < 5; tries++) {
+		ASSERT_EQ(0, sa_module_load("sa_leak_b", "leak=0"));
+		b = text_of("sa_leak_b");
+		if (a && a == b)
+			break;
+		ASSERT_EQ(0, sa_module_unload("sa_leak_b"));
+	}
+	ksft_print_msg("report: unload: sa_leak's text at %#lx, sa_leak_b's at %#lx (%d tries)\n",
+		       a, b, tries + 1);
+	ASSERT_NE(0, a) TH_LOG("no /sys/module/sa_leak/sections/.text");
+	ASSERT_EQ(a, b) TH_LOG("sa_leak_b never loaded where sa_leak was");
+	ASSERT_EQ(0, books("sa_leak_b", tb));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	rows_are_books(_metadata, &s, "sa_leak_b", 0, tb);
+	rows_are_books(_metadata, &s, "sa_leak", load, t);
+	sa_snap_free(&s);
+}
+
+SA_SELFTEST_MAIN(0)
