@@ -227,6 +227,16 @@ build_row() {	# build_row test|demo
 		mkdir -p "$out/rootfs/lib/slab_account/badobj"
 		cp "$out/badobj/slab_account.ko" "$out/rootfs/lib/slab_account/badobj/"
 	fi
+	# A module whose bulk allocation prototype probe fails, as a broken
+	# probe would: the path must be unhooked and say so.
+	if [ "$mode" = test ] && [ "$TAG" = "${primary//:/-}" ]; then
+		layout=1
+		log "building slab_account.ko with a failing prototype probe"
+		kbuild "$out/src" "$out/noproto" "$out/build-noproto.log" \
+			SA_NO_PROTO="kmem_cache_alloc_bulk kmem_cache_alloc_bulk_noprof"
+		mkdir -p "$out/rootfs/lib/slab_account/noproto"
+		cp "$out/noproto/slab_account.ko" "$out/rootfs/lib/slab_account/noproto/"
+	fi
 	if [ "$mode" = test ] && [ "$have" = measure ] &&
 	   [ -n "$(sa_btf_kc "$KDIR/vmlinux" size)" ]; then
 		layout=1

@@ -85,6 +85,39 @@ static int have(const char *file)
 }
 
 /*
+ * A module whose compile probe of kmem_cache_alloc_bulk's prototype
+ * failed (SA_NO_PROTO makes it fail, as a broken probe would): the path
+ * is not hooked and the file says why; its objects are in no row, never
+ * counted as something else.
+ */
+static void noproto(struct __test_metadata *_metadata)
+{
+	char err[256];
+	struct sa_snap s;
+	const char *why;
+
+	ASSERT_EQ(0, sa_module_unload("slab_account"));
+	ASSERT_EQ(0, sa_module_load("noproto/slab_account", NULL));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0, sa_snap_key(&s, "hooked kmem_cache_alloc_bulk"));
+	why = sa_snap_text(&s, "unhooked kmem_cache_alloc_bulk");
+	EXPECT_STREQ("prototype", why ? why : "(none)");
+	EXPECT_EQ(1, sa_snap_key(&s, "hooked kmem_cache_free_bulk"));
+	EXPECT_EQ(1, sa_snap_key(&s, "hooked krealloc"));
+	sa_snap_free(&s);
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "paths", 5));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(NULL, sa_snap_row(&s, "sa_test_alloc_bulk", &(int){0}));
+	sa_snap_free(&s);
+	sa_write(SA_TEST_PROC, "free", 4);
+	ASSERT_EQ(0, sa_module_unload("sa_test"));
+	ASSERT_EQ(0, sa_module_unload("slab_account"));
+	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+	ksft_print_msg("report: layout: a failed prototype probe: kmem_cache_alloc_bulk unhooked, the file says 'prototype'\n");
+}
+
+/*
  * Offsets built in (slub_def.h, a kernel tree, BTF): modules built with
  * them shifted (badbtf/: the size's and the name's; badobj/: the object
  * size's) are refused.  Offsets measured at load: where the kernel's BTF
@@ -121,6 +154,10 @@ TEST_F(layout, checked_at_load)
 		ksft_print_msg("report: layout: measured at load as BTF says: %s\n",
 			       btf);
 		free(btf);
+		checked++;
+	}
+	if (have("noproto/slab_account.ko")) {
+		noproto(_metadata);
 		checked++;
 	}
 	if (!checked)
