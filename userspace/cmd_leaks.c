@@ -16,6 +16,7 @@
 #include "cmd_common.h"
 #include "cmd_detail.h"
 #include "cmd_watch.h"
+#include "sa_caller.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_json.h"
@@ -23,9 +24,9 @@
 #include "sa_rows.h"
 #include "sa_table.h"
 
-enum verdict { V_GROWING, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
+enum verdict { V_GROWING, V_UNLOADED, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
 static const char *const verdict_names[] = {
-	"growing", "old and flat", "steady cache", "old", "young",
+	"growing", "left at unload", "old and flat", "steady cache", "old", "young",
 };
 
 struct leak {
@@ -245,7 +246,9 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 		}
 		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
 		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
-		if (!old)
+		if (sa_caller_unloaded(s->r->caller))	/* (1.3) a retired site */
+			t->verdict = V_UNLOADED;
+		else if (!old)
 			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
 		else if (s->v[SA_D_OLDEST] < o->min_age)
 			t->verdict = V_STEADY;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_caller.h"
+
 #define HEADER_PREFIX SA_HEADER_PREFIX
 #define LEGEND_HINT "total slack req live live_req objs peak allocs/frees type caller"
 
@@ -37,7 +39,11 @@ static const char *const known_numeric_keys[] = {
 	"unknown frees", "missed frees", "dropped objects", "dropped sites",
 	"tracked objects", "object capacity", "call sites",
 	"call site capacity", "table memory",
+	/* 1.3 */
+	"module loads", "module unloads", "unwrap helpers", "hidden callers",
 };
+
+#define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */
 
 static int is_blank(char c)
 {
@@ -223,7 +229,8 @@ static int parse_summary(struct parser *p, const char *line)
 			sa_quote(q, val, strlen(val));
 			return fail(p, "state '%s' is neither 'active' nor 'stopped'", q);
 		}
-	} else if (!e->is_num && is_known_numeric(key)) {
+	} else if (!e->is_num && (is_known_numeric(key) ||
+				  strncmp(key, RELOADED, strlen(RELOADED)) == 0)) {
 		char what[64];
 
 		snprintf(what, sizeof(what), "value of '%s'", key);
@@ -282,6 +289,41 @@ static int check_row(struct parser *p, const struct sa_row *r)
 	return 0;
 }
 
+int sa_row_key(struct sa_row *r, const struct sa_file *f)
+{
+	size_t i, plen = strlen(RELOADED);
+	struct sa_caller c;
+
+	sa_caller_split(r->caller, &c);
+	r->key_len = c.klen;
+	r->retired = c.unloaded != 0;
+	r->load = c.unloaded;
+	if (c.bad_unloaded || (c.unloaded && !c.mod))
+		return -1;
+	if (!c.mod || c.unloaded)
+		return 0;
+	r->load = 1;
+	for (i = 0; i < f->nsummary; i++) {
+		const struct sa_summary *e = &f->summary[i];
+
+		if (!strncmp(e->key, RELOADED, plen) && strlen(e->key) == plen + c.mlen &&
+		    !memcmp(e->key + plen, c.mod, c.mlen))
+			r->load = e->num;
+	}
+	return 0;
+}
+
+/* (1.3) The row's key and load; a retired row's caller ends in " [MODULE] unloaded#N". */
+static int row_load(struct parser *p, struct sa_row *r)
+{
+	char q[SA_QUOTE_MAX + 4];
+
+	if (!sa_row_key(r, p->f))
+		return 0;
+	sa_quote(q, r->caller, strlen(r->caller));
+	return fail(p, "caller '%s': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)", q);
+}
+
 static const char *const columns[] = {
 	"total", "slack", "req", "live", "live_req", "objs", "peak",
 	"allocs/frees", "type", "caller",
@@ -338,7 +380,7 @@ static int parse_row(struct parser *p, const char *line)
 	r->caller = sa_dup_range(s, (size_t)(end - s));
 	if (!r->caller)
 		return fail(p, "out of memory");
-	return check_row(p, r);
+	return check_row(p, r) || row_load(p, r);
 missing:
 	return fail(p, "row has no '%s' column (a row is '" LEGEND_HINT "')",
 		    columns[col]);

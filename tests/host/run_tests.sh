@@ -542,6 +542,30 @@ expect by-module-diff-json 0 -b module --json -d --no-summary $BY $BYA
 expect_err by-overflow 1 "slabacct: $TMP/by_big.txt: the total of the group m does not fit in 64 bits" -b module --no-summary "$TMP/by_big.txt"
 expect_order by-big-by-function "b [m] a [m]" -b function -s caller -r "$TMP/by_big.txt"
 
+# ---- retired call sites (format 1.3): a module's load that unloaded ----
+# fixtures/retired_before.txt: sa_fixed unloaded (load 1), sa_leak's load 1
+# live; retired.txt: sa_leak unloaded twice and loaded again (reloaded
+# sa_leak: 3), its retired rows keeping their objects, some freed since.
+
+R=fixtures/retired.txt
+RB=fixtures/retired_before.txt
+expect retired 0 $R
+expect retired-by-module 0 -b module --no-summary $R
+expect retired-by-function 0 -b function --no-summary -m sa_leak $R
+# a live row of load 1 joins its later retired self (unloaded#1); load 2's
+# and load 3's rows are new
+expect retired-diff 0 -d $RB $R
+expect retired-folded 0 --folded $R
+expect retired-json 0 --json --no-summary -m sa_leak $R
+expect_order retired-module "sa_leak_buf sa_leak_init sa_leak_init sa_leak_work sa_leak_init" -m sa_leak $R
+run retired-svg --svg "$TMP/r.svg" $R
+if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="module"><title>sa_leak (load [12], unloaded): live ' "$TMP/r.svg")" = 2 ] &&
+   [ "$(grep -c '^<g class="module"><title>sa_leak: live 256</title>' "$TMP/r.svg")" = 1 ]; then
+	pass retired-svg
+else
+	fail retired-svg "exit status $rc: $(grep '^<g class="module">' "$TMP/r.svg")"
+fi
+
 # ---- watch ----
 
 # Not a terminal: no clear codes; each refresh headed by its time (UTC,
