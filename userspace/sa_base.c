@@ -176,6 +176,28 @@ int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+int sa_lines_next(struct sa_lines *l)
+{
+	const char *s = l->buf + l->pos, *nl;
+	size_t n;
+
+	if (l->pos >= l->len)
+		return 0;
+	nl = memchr(s, '\n', l->len - l->pos);
+	n = nl ? (size_t)(nl - s) : l->len - l->pos;
+	if (sa_grow(&l->line, &l->cap, n + 1, 1))
+		return -1;
+	memcpy(l->line, s, n);
+	l->line[n] = '\0';
+	if (n && l->line[n - 1] == '\r')
+		l->line[--n] = '\0';
+	l->pos = nl ? (size_t)(nl + 1 - l->buf) : l->len;
+	l->n = n;
+	l->newline = nl != NULL;
+	l->lineno++;
+	return 1;
+}
+
 size_t sa_token(const char **s, const char **start)
 {
 	const char *t = *s + strspn(*s, " \t");

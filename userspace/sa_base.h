@@ -62,6 +62,23 @@ char *sa_dup_range(const char *s, size_t len);
  */
 int sa_grow(void *arr, size_t *cap, size_t need, size_t size);
 
+/*
+ * The lines of a buffer, one at a time: @line NUL terminated (its newline
+ * and a CR before it removed), @n its length (strlen(line) < n: it holds a
+ * NUL byte), @newline whether it ended in one, @lineno counting from 1.
+ */
+struct sa_lines {
+	const char *buf;
+	size_t len, pos;
+	char *line;
+	size_t cap, n;
+	int newline;
+	unsigned long lineno;
+};
+
+/* The next line of @l: 1, 0 at the end, -1 without memory.  Free l->line after. */
+int sa_lines_next(struct sa_lines *l);
+
 /* The next blank-separated token of *@s: its start and length; 0 if none. */
 size_t sa_token(const char **s, const char **start);
 

@@ -28,6 +28,7 @@
 #include "cmd_leaks.h"
 #include "cmd_opts.h"
 #include "cmd_report.h"
+#include "cmd_unloads.h"
 #include "cmd_watch.h"
 #include "sa_kallsyms.h"
 #include "sa_out.h"
@@ -35,7 +36,7 @@
 /* What each command runs (cmd_opts.c says which options it takes). */
 static int (*const commands[CMD_N])(const struct opts *o) = {
 	[CMD_REPORT] = cmd_report, [CMD_DIFF] = cmd_report, [CMD_WATCH] = cmd_watch,
-	[CMD_LEAKS] = cmd_leaks, [CMD_ADVISE] = cmd_advise,
+	[CMD_LEAKS] = cmd_leaks, [CMD_ADVISE] = cmd_advise, [CMD_UNLOADS] = cmd_unloads,
 };
 
 int main(int argc, char **argv)

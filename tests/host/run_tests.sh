@@ -566,6 +566,53 @@ else
 	fail retired-svg "exit status $rc: $(grep '^<g class="module">' "$TMP/r.svg")"
 fi
 
+# ---- --unloads: what each module load left live at its unload ----
+# fixtures/unloads.txt: sa_fixed's clean unload; sa_leak's load 1 left 3
+# objects (2 sites), its load 2 one; retired.txt, read after them, has 1
+# of load 1's sa_leak_init objects and load 2's still live: 2 freed since.
+
+U=fixtures/unloads.txt
+expect unloads 0 --unloads $U $R
+expect unloads-alone 0 --unloads $U
+expect unloads-csv 0 --unloads --csv $U $R
+expect unloads-json 0 --unloads --json -m sa_leak $U $R
+# a snapshot read before the unloads joins none of them
+expect unloads-older 0 --unloads $U $RB
+# 10 sites, the top 8 listed: the other 2 are one row; 68 unloads dropped
+expect unloads-many 0 --unloads -H fixtures/unloads_many.txt
+# unloads_err NAME LINE MESSAGE: fixtures/unloads.txt with its line LINE
+# replaced (sed's "c" text), read by --unloads, fails with MESSAGE
+unloads_err() {
+	sed "$2" $U >"$TMP/unl.txt"
+	expect_err "$1" 1 "slabacct: $TMP/unl.txt:$3" --unloads "$TMP/unl.txt"
+}
+unloads_err unloads-v2 '1s/1\.0/2.0/' "1: unsupported unloads format version 2.0 (this reader understands 1.x)"
+unloads_err unloads-no-kept '/^kept/d' "4: no 'kept' line before the legend"
+unloads_err unloads-bad-now 's/^now: 1234/now: 12x4/' "2: now '12x4' is not an unsigned decimal number"
+unloads_err unloads-when-after-now 's/^1230 /1235 /' "11: when 1235 is after now 1234"
+unloads_err unloads-order 's/^1230 /1190 /' "11: when 1190 is before the previous unload's 1200 (unloads come in their order)"
+unloads_err unloads-load-order 's/^1230 sa_leak 2/1230 sa_leak 1/' "11: sa_leak's load 1 unloaded after its load 1 (line 8): a module's loads only increase"
+unloads_err unloads-req-over-bytes 's/^  1 128 100 3/  1 128 200 3/' "12: req 200 is more than bytes 128 (bytes >= req)"
+unloads_err unloads-sites-count 's/^1200 sa_leak 1 3 384 300 2/1200 sa_leak 1 3 384 300 3/' "11: the unload of line 8 has 2 site lines, not 3 (min(sites, 8))"
+unloads_err unloads-sum 's/^  1 128 100 15/  1 120 100 15/' "11: the site lines of the unload of line 8 have 376 bytes, not its 384"
+unloads_err unloads-wrong-load 's/work+0x22\/0x60 \[sa_leak\] unloaded#1/work+0x22\/0x60 [sa_leak] unloaded#2/' "10: the caller ends in ' [sa_leak] unloaded#2', not ' [sa_leak] unloaded#1' (the unload's module and load)"
+unloads_err unloads-not-retired 's/ \[sa_leak\] unloaded#2$/ [sa_leak]/' "12: the caller does not end in ' [sa_leak] unloaded#2' (the unload's module and load)"
+unloads_err unloads-site-more 's/^1230 sa_leak 2 1 128 100 1/1230 sa_leak 2 1 128 100 0/' "12: one site line more than the unload of line 11 has (sites 0, at most 8 lines)"
+unloads_err unloads-site-first '7,8d' "7: a site line before the first unload line"
+unloads_err unloads-blanks 's/^  1 128 100 3/ 1 128 100 3/' "12: a site line starts with two blanks, an unload line with none"
+unloads_err unloads-kept 's/^kept: 3/kept: 2/' "13: kept 2, unloads 3: the file has 3 unload records (kept, at most unloads)"
+unloads_err unloads-oldest 's/^  1 128 100 3 /  1 128 100 1231 /' "12: oldest 1231 is more than the unload's when 1230"
+unloads_err unloads-clean-bytes 's/^1180 sa_fixed 1 0 0 0 0/1180 sa_fixed 1 0 8 0 0/' "7: objs is 0 but bytes or sites is not"
+unloads_err unloads-legend '6d' "6: expected the second '#' legend line ('#  objs bytes req oldest type caller')"
+head -c 200 $U >"$TMP/unl.txt"
+expect_err unloads-truncated 1 "slabacct: $TMP/unl.txt:9: line not terminated by a newline (truncated file?)" --unloads "$TMP/unl.txt"
+expect_err unloads-main-file 1 "slabacct: $V:1: not a slab_account unloads file: expected 'slab_account unloads - version: 1.x', got 'slab_account - version: 1.0'" --unloads $V
+expect_err unloads-as-snapshot 1 "slabacct: $U:1: not a slab_account file: expected 'slab_account - version: 1.x', got 'slab_account unloads - version: 1.0' (an unloads file: --unloads FILE reads it)" $U
+if [ ! -e /proc/slab_account_unloads ]; then
+	expect_err unloads-no-module 1 \
+		"slabacct: /proc/slab_account_unloads: No such file or directory (is the module loaded? insmod slab_account.ko)" --unloads
+fi
+
 # ---- watch ----
 
 # Not a terminal: no clear codes; each refresh headed by its time (UTC,
@@ -1167,8 +1214,8 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --csv --json $V
-usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --openmetrics --csv $V
+usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --openmetrics --csv $V
 usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
 usage_err svg-frag "slabacct: --svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)" --svg x.svg -s frag $V
 usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
@@ -1223,7 +1270,7 @@ usage_err leaks-stdin "slabacct: --leaks reads the detail file twice: it cannot 
 usage_err leaks-bad-min-age "slabacct: --leaks-min-age: '1m' is not a whole number of seconds" --leaks --leaks-min-age 1m
 usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with --leaks" --advise --once $V
 usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
-usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks or --advise" --detail x $V
+usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks, --advise or --check" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
 usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
