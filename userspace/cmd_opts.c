@@ -326,19 +326,12 @@ static void parse_sort_keys(struct sa_select *s, const char *arg)
 /* A size: digits, then optionally K, M, G, T, P or E (1024 based). */
 static uint64_t parse_size(const char *opt, const char *arg)
 {
-	static const char units[] = "KMGTPE";
-	size_t n = strlen(arg);
-	char c = n ? (char)(arg[n - 1] & ~0x20) : 0;
-	const char *u = c ? strchr(units, c) : NULL;
 	uint64_t v;
-	int shift = u ? 10 * (int)(u - units + 1) : 0;
 
-	if (shift)
-		n--;
-	if (sa_parse_u64(arg, n, &v) || (shift && v > UINT64_MAX >> shift))
+	if (sa_parse_size(arg, strlen(arg), &v))
 		usage_error("%s: '%s' is not a size (a whole number, optionally with K, M, G, T, P or E)",
 			    opt, arg);
-	return v << shift;
+	return v;
 }
 
 /* --by KEY */

@@ -48,6 +48,22 @@ int sa_parse_u64(const char *s, size_t len, uint64_t *out)
 }
 
 /* Hex digits s[0..n), optionally after 0x: 0 and *@v, or -1. */
+int sa_parse_size(const char *s, size_t len, uint64_t *out)
+{
+	static const char units[] = "KMGTPE";
+	char c = len ? (char)(s[len - 1] & ~0x20) : 0;
+	const char *u = c ? strchr(units, c) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	uint64_t v;
+
+	if (shift)
+		len--;
+	if (sa_parse_u64(s, len, &v) || (shift && v > UINT64_MAX >> shift))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
 int sa_parse_hex(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;

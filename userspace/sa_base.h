@@ -23,6 +23,12 @@ int sa_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 /* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
 int sa_parse_u64(const char *s, size_t len, uint64_t *out);
 
+/*
+ * A size: digits, then optionally K, M, G, T, P or E (1024 based; either
+ * case), @len bytes of @s.  0 and *@out, or -1.
+ */
+int sa_parse_size(const char *s, size_t len, uint64_t *out);
+
 /* Hex digits s[0..n), optionally after 0x (16 at most): 0 and *@v, or -1. */
 int sa_parse_hex(const char *s, size_t n, uint64_t *v);
 

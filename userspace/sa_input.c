@@ -154,6 +154,12 @@ int sa_load(struct sa_file *f, const char *path, char **err)
 
 int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 {
+	return sa_load_keep(f, path, max, NULL, NULL, err);
+}
+
+int sa_load_keep(struct sa_file *f, const char *path, size_t max, char **keep, size_t *keep_len,
+		 char **err)
+{
 	size_t len;
 	char *buf;
 	int ret;
@@ -168,7 +174,12 @@ int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 
 		*err = with_hint(*err, kind_of(buf, len, line, sizeof(line)));
 	}
-	free(buf);
+	if (keep && !ret) {
+		*keep = buf;
+		*keep_len = len;
+	} else {
+		free(buf);
+	}
 	return ret;
 }
 

@@ -32,6 +32,10 @@ int sa_load(struct sa_file *f, const char *path, char **err);
  */
 int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err);
 
+/* sa_load_max() that keeps the bytes read (with @keep: *@keep, *@keep_len; free it). */
+int sa_load_keep(struct sa_file *f, const char *path, size_t max, char **keep, size_t *keep_len,
+		 char **err);
+
 /*
  * Read @path whole (`-`: standard input) as a detail file and parse it; at
  * most @max bytes (0: no limit).  Errors as sa_load()'s.

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cmd_advise.h"
+#include "cmd_check.h"
 #include "cmd_common.h"
 #include "cmd_leaks.h"
 #include "cmd_opts.h"
@@ -37,6 +38,7 @@
 static int (*const commands[CMD_N])(const struct opts *o) = {
 	[CMD_REPORT] = cmd_report, [CMD_DIFF] = cmd_report, [CMD_WATCH] = cmd_watch,
 	[CMD_LEAKS] = cmd_leaks, [CMD_ADVISE] = cmd_advise, [CMD_UNLOADS] = cmd_unloads,
+	[CMD_CHECK] = cmd_check, [CMD_SAVE] = cmd_save,
 };
 
 int main(int argc, char **argv)
