@@ -10,6 +10,7 @@
 
 #include "cmd_check.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +46,17 @@ struct check {
 	size_t nres;
 };
 
-/* A usage error of the check: the message, exit 2 (no usage text: the rules are the input). */
+/*
+ * A usage error of the check: the message, exit 2 (no usage text: the
+ * rules are the input); without memory (@msg NULL) exit 1.
+ */
 static int check_usage(char *msg)
 {
+	int ret = msg ? EXIT_USAGE : 1;
+
 	fprintf(stderr, "slabacct: %s\n", msg ? msg : "out of memory");
 	free(msg);
-	return EXIT_USAGE;
+	return ret;
 }
 
 static int read_rules(struct check *C)
@@ -69,8 +75,13 @@ static int read_rules(struct check *C)
 	}
 	if (!o->rules_file)
 		return 0;
-	if (sa_read_path(o->rules_file, o->max_input, NULL, "rules", &buf, &len, &err))
+	if (sa_read_path(o->rules_file, o->max_input, NULL, "rules", &buf, &len, &err)) {
+		if (errno == ENOMEM) {
+			cmd_error(err);
+			return 1;
+		}
 		return check_usage(err);	/* the rules are the command's input */
+	}
 	i = sa_rules_parse_buffer(&C->rules, buf, len, sa_display_name(o->rules_file), &err);
 	free(buf);
 	return i ? check_usage(err) : 0;
@@ -254,17 +265,18 @@ static int judge(struct check *C)
 	size_t i;
 
 	C->res = calloc(C->rules.n + 1, sizeof(*C->res));
-	if (!C->res)
-		return -1;
-	for (i = 0; i < C->rules.n; i++) {
+	for (i = 0; C->res && i < C->rules.n; i++) {
 		const struct sa_rule *r = &C->rules.r[i];
 
 		if (r->kind == SA_R_GROWING && C->have_dbase ? eval_growing_detail(C, r, &C->res[i]) :
 		    sa_gate_eval(&in, r, &C->res[i]))
-			return -1;
+			break;
 		C->nres++;
 	}
-	return 0;
+	if (C->res && C->nres == C->rules.n)
+		return 0;
+	cmd_error(NULL);
+	return -1;
 }
 
 static int print(const struct check *C)
@@ -333,11 +345,8 @@ int cmd_check(const struct opts *o)
 	ret = read_rules(&C);
 	if (!ret)
 		ret = plan(&C);
-	if (!ret && (load_all(&C) || judge(&C))) {
-		if (C.nres < C.rules.n && C.res)
-			cmd_error(NULL);
+	if (!ret && (load_all(&C) || judge(&C)))
 		ret = 1;
-	}
 	if (!ret) {
 		if (sa_out_begin(o->output) || sa_out_end(o->output, !print(&C)))
 			ret = 1;

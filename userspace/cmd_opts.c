@@ -433,7 +433,11 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		if (o->cmd != CMD_CHECK)
 			o->cmd = CMD_SAVE;
 		break;
-	case O_RULE:
+	case O_RULE:	/* room for every argument, at the first */
+		if (!o->rules && !(o->rules = calloc((size_t)o->argc + 1, sizeof(*o->rules)))) {
+			fputs("slabacct: out of memory\n", stderr);
+			exit(1);
+		}
 		o->rules[o->nrules++] = arg;
 		break;
 	case O_RULES:
@@ -611,9 +615,7 @@ void opts_parse(struct opts *o, int argc, char **argv)
 	o->interval = 2.0;
 	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
-	o->rules = calloc((size_t)argc + 1, sizeof(*o->rules));
-	if (!o->rules)
-		usage_error("out of memory");
+	o->argc = argc;
 	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:R:", long_opts, NULL)) != -1)
 		given |= B(parse_one(o, c, optarg, &svg));
 	o->nargs = argc - optind;

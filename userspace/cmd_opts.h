@@ -46,6 +46,7 @@ struct opts {
 	char *cache_name;	/* --cache=NAME, blanks as '_' */
 	const char **rules;	/* --check: the --rule RULEs, in order */
 	size_t nrules;
+	int argc;		/* (the most --rule options there can be) */
 	const char *rules_file;	/* --rules FILE */
 	const char *baseline;	/* --baseline FILE (or BASELINE of --check BASELINE CURRENT) */
 	const char *baseline_detail;	/* --baseline-detail FILE */

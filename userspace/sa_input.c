@@ -88,6 +88,7 @@ int sa_read_path(const char *path, size_t max, const char *prefix,
 			      sa_display_name(path), max, kind);
 	else
 		*err = sa_io_error(path, e);
+	errno = e;
 	return -1;
 }
 

@@ -75,7 +75,8 @@ int sa_read_fd(int fd, char **buf, size_t *len);
  * Read @path ("-": standard input) into *@bufp (NUL terminated, *@lenp
  * bytes without it), at most @max bytes (0: no limit), stopping early when
  * the start shows it does not begin with @prefix (NULL: never).  0, or -1
- * with a malloc()ed message in *@err naming a file of @kind when too large.
+ * with a malloc()ed message in *@err naming a file of @kind when too large
+ * (and errno the error's).
  */
 int sa_read_path(const char *path, size_t max, const char *prefix,
 		 const char *kind, char **bufp, size_t *lenp, char **err);
