@@ -7,6 +7,7 @@
 #include "pr_svg.h"
 #include "sa_detail.h"
 #include "sa_parse.h"
+#include "sa_unloads.h"
 
 void opts_usage(FILE *fp)
 {
@@ -15,6 +16,9 @@ void opts_usage(FILE *fp)
 	      "       slabacct --leaks [OPTIONS] [OLD NEW | --once [FILE]]\n"
 	      "       slabacct --advise [OPTIONS] [FILE]\n"
 	      "       slabacct --from-trace TRACE [OPTIONS]\n"
+	      "       slabacct --unloads [OPTIONS] [UNLOADS [SNAPSHOT]]\n"
+	      "       slabacct --check [OPTIONS] [BASELINE] [CURRENT]\n"
+	      "       slabacct --save-baseline FILE [SNAPSHOT]\n"
 	      "Show the per call site slab accounting of the slab_account module.\n"
 	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
 	      "\n"
@@ -88,6 +92,34 @@ void opts_usage(FILE *fp)
 	      "      --detail FILE    the detail file (default " SA_DETAIL_PATH ")\n"
 	      "                       --leaks and --advise take -n, --min (bytes held; bytes\n"
 	      "                       saved now), the filters, -H, --csv, --json and -o\n"
+	      "Unloads and the gate (" SA_UNLOADS_PATH "):\n"
+	      "      --unloads        what each module load left live at its unload (UNLOADS,\n"
+	      "                       default " SA_UNLOADS_PATH "), and with SNAPSHOT\n"
+	      "                       (default " SA_DEFAULT_PATH " when no UNLOADS is\n"
+	      "                       given) what of it was freed since; -m, -H, --csv,\n"
+	      "                       --json, -o\n"
+	      "      --check          judge rules over CURRENT (default " SA_DEFAULT_PATH ")\n"
+	      "                       and a BASELINE: exit 0 when all hold, 1 when one\n"
+	      "                       fails, 2 on a usage error or a bad rule\n"
+	      "  -R, --rule RULE      a rule (repeated): QUANTITY <= LIMIT [per SCOPE]\n"
+	      "                       [SELECTORS] (live, objs, slack, growth; 64K, 10%%;\n"
+	      "                       site, function, module, cache) or no growing,\n"
+	      "                       no left-at-unload, no live-after-unload [SELECTORS]\n"
+	      "                       ([not] module|function|site|cache|type NAME,\n"
+	      "                       unloaded, loaded); e.g. 'live <= 64K module my_drv'\n"
+	      "      --rules FILE     rules, one per line ('#' starts a comment)\n"
+	      "      --baseline FILE  the baseline snapshot (or BASELINE CURRENT)\n"
+	      "      --unloads-file FILE\n"
+	      "                       the unloads file of no left-at-unload (default\n"
+	      "                       " SA_UNLOADS_PATH " when CURRENT is not given)\n"
+	      "      --baseline-detail FILE\n"
+	      "                       no growing as --leaks judges it: this detail file,\n"
+	      "                       then --detail's (default " SA_DETAIL_PATH ")\n"
+	      "      --ktap           KTAP (kselftest's format): each rule a test\n"
+	      "      --junit          JUnit XML: a testcase per rule, failures with the sites\n"
+	      "      --save-baseline FILE\n"
+	      "                       save the snapshot read as FILE (with --check, the one\n"
+	      "                       judged), replaced whole as -o replaces\n"
 	      "Watching:\n"
 	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
 	      "                       else append one report per refresh, with its time)\n"
@@ -101,7 +133,8 @@ void opts_usage(FILE *fp)
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
-	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
+	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: or a\n"
+	      "rule failed), 2 usage error.\n",
 	      METRICS_TOP, PR_SVG_TOP);
 }
 

@@ -843,6 +843,31 @@ printf 'no left-at-unload\n' >"$TMP/u.rules"
 gate_err rule-needs-unloads "slabacct: $TMP/u.rules:1: rule 'no left-at-unload' reads the unloads file: give --unloads-file FILE (/proc/slab_account_unloads when no snapshot is named)" --rules "$TMP/u.rules" $R
 gate_err check-detail-alone "slabacct: --detail names the current detail file of --baseline-detail's pair (the growing verdict): give both" -R "no growing" --detail fixtures/leaks_new.txt $R
 
+# ---- docs/reader.md's worked examples of 1.3, byte for byte ----
+# doc_example NAME ARGS: the block after the line "    $ slabacct ARGS"
+# of docs/reader.md (its lines indented by 4, blank lines kept, up to the
+# first line that is neither) is the output of slabacct ARGS run in
+# fixtures/
+doc_example() {
+	name=$1
+	shift
+	awk -v cmd="    \$ slabacct $*" '
+		$0 == cmd { on = 1; next }
+		on && /^    / { for (; blank > 0; blank--) print ""; print substr($0, 5); next }
+		on && /^$/ { blank++; next }
+		on { exit }' ../../docs/reader.md >"$TMP/doc"
+	# shellcheck disable=SC2068
+	(cd fixtures && "$SLABACCT" $@) >"$TMP/got" 2>&1
+	if [ -s "$TMP/doc" ] && cmp -s "$TMP/doc" "$TMP/got"; then
+		pass "$name"
+	else
+		fail "$name" "docs/reader.md's example differs: $(diff "$TMP/doc" "$TMP/got" | head -5)"
+	fi
+}
+doc_example doc-retired-by-module -b module --no-summary retired.txt
+doc_example doc-unloads --unloads unloads.txt retired.txt
+doc_example doc-gate --check --rules gate_leak.rules --unloads-file unloads.txt retired_before.txt retired.txt
+
 # ---- watch ----
 
 # Not a terminal: no clear codes; each refresh headed by its time (UTC,
