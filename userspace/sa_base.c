@@ -157,6 +157,25 @@ char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 	return s;
 }
 
+int sa_fail(struct sa_where *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*w->err = sa_verror(w->name, w->lineno, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sa_fail_number(struct sa_where *w, const char *what, const char *s, size_t len)
+{
+	char *msg = sa_bad_number(what, s, len);
+	int ret = sa_fail(w, "%s", msg ? msg : "out of memory");
+
+	free(msg);
+	return ret;
+}
+
 char *sa_dup_range(const char *s, size_t len)
 {
 	char *d = malloc(len + 1);

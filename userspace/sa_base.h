@@ -59,6 +59,19 @@ char *sa_format(const char *fmt, ...) SA_PRINTF(1, 2);
 char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 		va_list ap) SA_PRINTF(3, 0);
 
+/* Where a parser is: the input's name, the line, where its message goes. */
+struct sa_where {
+	const char *name;
+	unsigned long lineno;
+	char **err;
+};
+
+/* *@w->err = "NAME:LINE: message" (NULL without memory); returns -1. */
+int sa_fail(struct sa_where *w, const char *fmt, ...) SA_PRINTF(2, 3);
+
+/* sa_fail() with sa_bad_number()'s message. */
+int sa_fail_number(struct sa_where *w, const char *what, const char *s, size_t len);
+
 /* A copy of @len bytes of @s, NUL terminated; NULL without memory. */
 char *sa_dup_range(const char *s, size_t len);
 

@@ -126,6 +126,15 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
 		       uint64_t *maj, uint64_t *min);
 
 /*
+ * The last two columns of a row at @s: the type (*@type_str malloc()ed,
+ * *@type, *@cache inside it) and the caller, the rest of the line less
+ * its blanks around (*@caller, malloc()ed).  0; or -1 with @w's message:
+ * "WHAT has no 'type' column HINT", an unknown type, no memory.
+ */
+int sa_type_caller(struct sa_where *w, const char *s, const char *what, const char *hint,
+		   char **type_str, enum sa_type *type, const char **cache, char **caller);
+
+/*
  * (1.3) Set @r's key_len, load and retired from its caller and the
  * `reloaded MODULE` keys of @f's summary (see struct sa_row).  0, or -1
  * when the caller's last word starts with `unloaded#` but is not a

@@ -7,7 +7,6 @@
 
 #include "sa_unloads.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,32 +23,13 @@ static const char *const key_names[NKEYS] = { "now", "unloads", "kept" };
 struct uparser {
 	struct sa_unloads *u;
 	size_t cap, site_cap;
-	unsigned long lineno;
+	struct sa_where w;	/* name, line, message */
 	int seen[NKEYS];
 	int legends;
-	char **err;
 };
 
-static int fail(struct uparser *p, const char *fmt, ...) SA_PRINTF(2, 3);
-
-static int fail(struct uparser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	*p->err = sa_verror(p->u->name, p->lineno, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int bad_number(struct uparser *p, const char *what, const char *s, size_t len)
-{
-	char *msg = sa_bad_number(what, s, len);
-	int ret = fail(p, "%s", msg ? msg : "out of memory");
-
-	free(msg);
-	return ret;
-}
+#define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
+#define bad_number(p, what, s, len) sa_fail_number(&(p)->w, what, s, len)
 
 static int parse_key(struct uparser *p, const char *line)
 {
@@ -145,7 +125,7 @@ static int parse_unload(struct uparser *p, const char *line)
 	e = &u->u[u->n++];
 	memset(e, 0, sizeof(*e));
 	p->site_cap = 0;
-	e->line = p->lineno;
+	e->line = p->w.lineno;
 	if (numbers(p, &s, &e->when, 1, names, "an unload line", UNLOAD_LEGEND))
 		return -1;
 	n = sa_token(&s, &t);
@@ -185,12 +165,10 @@ static int parse_site(struct uparser *p, const char *line)
 {
 	static const char *const names[] = { "objs", "bytes", "req", "oldest" };
 	struct sa_unload *e = &p->u->u[p->u->n - 1];
-	const char *s = line, *t, *end;
-	char q[SA_QUOTE_MAX + 4];
+	const char *s = line;
 	struct sa_caller c;
 	struct sa_usite *x;
 	uint64_t v[4];
-	size_t n;
 
 	if (e->nsite == SA_UNLOAD_SITES || e->nsite == e->sites)
 		return fail(p, "one site line more than the unload of line %lu has (sites %llu, at most %d lines)",
@@ -199,32 +177,16 @@ static int parse_site(struct uparser *p, const char *line)
 		return fail(p, "out of memory");
 	x = &e->site[e->nsite++];
 	memset(x, 0, sizeof(*x));
-	x->line = p->lineno;
+	x->line = p->w.lineno;
 	if (numbers(p, &s, v, 4, names, "a site line", SITE_LEGEND))
 		return -1;
 	x->objs = v[0];
 	x->bytes = v[1];
 	x->req = v[2];
 	x->oldest = v[3];
-	n = sa_token(&s, &t);
-	if (!n)
-		return fail(p, "a site line has no 'type' column (it is '" SITE_LEGEND "')");
-	x->type_str = sa_dup_range(t, n);
-	if (!x->type_str)
-		return fail(p, "out of memory");
-	if (sa_type_parse(x->type_str, &x->type, &x->cache)) {
-		sa_quote(q, t, n);
-		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
-	}
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end == s)
-		return fail(p, "a site line has no 'caller' column (it is '" SITE_LEGEND "')");
-	x->caller = sa_dup_range(s, (size_t)(end - s));
-	if (!x->caller)
-		return fail(p, "out of memory");
+	if (sa_type_caller(&p->w, s, "a site line", " (it is '" SITE_LEGEND "')", &x->type_str,
+			   &x->type, &x->cache, &x->caller))
+		return -1;
 	if (!x->objs)
 		return fail(p, "a site line of 0 objects (the lines are sites with live objects)");
 	if (x->oldest > e->when)
@@ -270,7 +232,7 @@ static int parse_line(struct uparser *p, const char *line)
 int sa_unloads_parse_buffer(struct sa_unloads *u, const char *buf, size_t len,
 			    const char *name, char **err)
 {
-	struct uparser p = { .u = u, .err = err };
+	struct uparser p = { .u = u, .w = { NULL, 0, err } };
 	struct sa_lines l = { .buf = buf, .len = len };
 	size_t plen = strlen(HEADER_PREFIX);
 	int r, ret = -1;
@@ -283,8 +245,9 @@ int sa_unloads_parse_buffer(struct sa_unloads *u, const char *buf, size_t len,
 		*err = strdup("out of memory");
 		return -1;
 	}
+	p.w.name = u->name;
 	while ((r = sa_lines_next(&l)) > 0) {
-		p.lineno = l.lineno;
+		p.w.lineno = l.lineno;
 		if (l.lineno == 1 && (l.newline || l.n >= plen || memcmp(l.line, HEADER_PREFIX, l.n))) {
 			/* the header first: what the file is not, whatever else is wrong */
 			msg = sa_parse_version(l.line, l.n, HEADER_PREFIX, "slab_account unloads",
@@ -307,7 +270,7 @@ int sa_unloads_parse_buffer(struct sa_unloads *u, const char *buf, size_t len,
 		if (l.lineno > 1 && l.line[strspn(l.line, " \t")] && parse_line(&p, l.line))
 			goto out;
 	}
-	p.lineno = l.lineno + 1;
+	p.w.lineno = l.lineno + 1;
 	if (r < 0)
 		fail(&p, "out of memory");
 	else if (!l.lineno)
