@@ -104,7 +104,7 @@ struct compat {
 
 #define CHECK_TAKES (B(O_CHECK) | B(O_RULE) | B(O_RULES) | B(O_BASELINE) | B(O_BASELINE_DETAIL) | \
 		     B(O_UNLOADS_FILE) | B(O_DETAIL) | B(O_MIN_AGE) | B(O_KTAP) | B(O_JUNIT) | \
-		     B(O_JSON) | B(O_HUMAN) | B(O_OUTPUT) | B(O_MAX_INPUT) | B(O_SAVE) | \
+		     B(O_JSON) | B(O_OUTPUT) | B(O_MAX_INPUT) | B(O_SAVE) | \
 		     B(P_FILE) | B(P_OUTPUT_FILE))
 #define OWN_COMMANDS (B(O_DIFF) | B(O_WATCH) | B(O_LEAKS) | B(O_ADVISE) | B(O_FROM_TRACE))
 #define CHECK_INPUT_MSG "--rule, --rules, --baseline, --baseline-detail and --unloads-file go with --check"
