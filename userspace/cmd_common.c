@@ -94,6 +94,19 @@ int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char
 	return 0;
 }
 
+int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, char **keep,
+		  size_t *keep_len)
+{
+	char *err = NULL;
+
+	if (sa_load_keep(f, path, o->max_input, keep, keep_len, &err)) {
+		cmd_error(err);
+		return -1;
+	}
+	check_sums(f);
+	return 0;
+}
+
 int cmd_load_detail(const struct opts *o, struct sa_detail *d, const char *path)
 {
 	char *err = NULL;

@@ -25,6 +25,13 @@ int cmd_load(const struct opts *o, struct sa_file *f, const char *path);
 /* The same, the error's message into *@err (malloc()ed; NULL: no memory). */
 int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char **err);
 
+/*
+ * Load the slab_account file @path as cmd_load() does, keeping the bytes
+ * read in *@keep, *@keep_len (free it) when @keep is not NULL.
+ */
+int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, char **keep,
+		  size_t *keep_len);
+
 /* Load the detail file @path; 0, or -1 with the message on stderr. */
 int cmd_load_detail(const struct opts *o, struct sa_detail *d, const char *path);
 

@@ -16,6 +16,7 @@
 #include "cmd_common.h"
 #include "cmd_detail.h"
 #include "cmd_watch.h"
+#include "sa_caller.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_json.h"
@@ -23,9 +24,9 @@
 #include "sa_rows.h"
 #include "sa_table.h"
 
-enum verdict { V_GROWING, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
+enum verdict { V_GROWING, V_UNLOADED, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
 static const char *const verdict_names[] = {
-	"growing", "old and flat", "steady cache", "old", "young",
+	"growing", "left at unload", "old and flat", "steady cache", "old", "young",
 };
 
 struct leak {
@@ -202,50 +203,56 @@ static void print_leaks(const struct leaks *L)
 }
 
 /*
- * --leaks: @old (NULL with --once) and @new.  Sites holding no object in
- * NEW are left out; the others get a verdict and are ranked by verdict,
- * then byte_secs.
+ * The leaks of @old (NULL with --once) -> @new into @L: sites holding no
+ * object in NEW are left out; the others that pass the filters get a
+ * verdict and are ranked by verdict, then byte_secs.  @ns and @os hold
+ * the sites @L points into.  0, or -1 with the message on stderr.
  */
-static int report_leaks(const struct opts *o, const struct sa_detail *old,
-			const struct sa_detail *new)
+static int build_leaks(const struct opts *o, const struct sa_detail *old,
+		       const struct sa_detail *new, struct leaks *L, struct dsites *ns,
+		       struct dsites *os)
 {
-	struct leaks L = { o, old, new, old ? new->now - old->now : 0, NULL, 0, 0, 0 };
-	struct dsites ns, os = { NULL, 0, { NULL, 0, NULL } };
 	size_t i, j = 0;
-	int ret = -1;
 
-	if (dsites_get(new, &ns))
+	memset(os, 0, sizeof(*os));
+	L->o = o;
+	L->old = old;
+	L->new = new;
+	L->secs = old ? new->now - old->now : 0;
+	if (dsites_get(new, ns))
 		return -1;
-	if (old && dsites_get(old, &os))
-		goto out;
-	L.l = calloc(ns.n + 1, sizeof(*L.l));
-	if (!L.l) {
+	if (old && dsites_get(old, os))
+		return -1;
+	L->l = calloc(ns->n + 1, sizeof(*L->l));
+	if (!L->l) {
 		cmd_error(NULL);
-		goto out;
+		return -1;
 	}
-	for (i = 0; i < ns.n; i++) {
-		const struct dsite *s = &ns.s[i];
-		struct leak *t = &L.l[L.n];
+	for (i = 0; i < ns->n; i++) {
+		const struct dsite *s = &ns->s[i];
+		struct leak *t = &L->l[L->n];
 		struct sa_row row;
 		int c = 1;
 
-		while (j < os.n && (c = site_cmp(os.s[j].r->type_str, os.s[j].r->caller,
-						 s->r->type_str, s->r->caller)) < 0)
+		while (j < os->n && (c = site_cmp(os->s[j].r->type_str, os->s[j].r->caller,
+						  s->r->type_str, s->r->caller)) < 0)
 			j++;
 		if (!s->v[SA_D_OBJS])
 			continue;
-		L.total++;
+		L->total++;
 		dsite_as_row(s, &row);
 		if (!sa_keep_row(&o->sel.filter, &row) || s->v[SA_D_BYTES] < o->sel.min)
 			continue;
 		t->s = s;
-		if (j < os.n && c == 0) {
-			t->old_objs = os.s[j].v[SA_D_OBJS];
-			t->old_bytes = os.s[j].v[SA_D_BYTES];
+		if (j < os->n && c == 0) {
+			t->old_objs = os->s[j].v[SA_D_OBJS];
+			t->old_bytes = os->s[j].v[SA_D_BYTES];
 		}
 		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
 		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
-		if (!old)
+		if (sa_caller_unloaded(s->r->caller))	/* (1.3) a retired site */
+			t->verdict = V_UNLOADED;
+		else if (!old)
 			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
 		else if (s->v[SA_D_OLDEST] < o->min_age)
 			t->verdict = V_STEADY;
@@ -254,16 +261,54 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 			t->verdict = V_GROWING;
 		else
 			t->verdict = V_FLAT;
-		L.n++;
+		L->n++;
 	}
-	if (sa_sort_array(L.l, L.n, sizeof(*L.l), leak_cmp, NULL)) {
+	if (sa_sort_array(L->l, L->n, sizeof(*L->l), leak_cmp, NULL)) {
 		cmd_error(NULL);
-		goto out;
+		return -1;
 	}
-	L.shown = o->sel.top && o->sel.top < L.n ? (size_t)o->sel.top : L.n;
-	print_leaks(&L);
-	ret = 0;
-out:
+	return 0;
+}
+
+/* --leaks: @old (NULL with --once) and @new, ranked and printed. */
+static int report_leaks(const struct opts *o, const struct sa_detail *old,
+			const struct sa_detail *new)
+{
+	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0 };
+	struct dsites ns, os;
+	int ret = -1;
+
+	if (build_leaks(o, old, new, &L, &ns, &os) == 0) {
+		L.shown = o->sel.top && o->sel.top < L.n ? (size_t)o->sel.top : L.n;
+		print_leaks(&L);
+		ret = 0;
+	}
+	free(L.l);
+	dsites_free(&ns);
+	dsites_free(&os);
+	return ret;
+}
+
+int leaks_growing(const struct opts *o, const struct sa_detail *old, const struct sa_detail *new,
+		  int (*fn)(void *ctx, const struct leak_site *s), void *ctx)
+{
+	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0 };
+	struct dsites ns, os;
+	size_t i;
+	int ret = -1;
+
+	if (build_leaks(o, old, new, &L, &ns, &os) == 0) {
+		for (i = 0; i < L.n && L.l[i].verdict == V_GROWING; i++) {
+			const struct leak *l = &L.l[i];
+			struct leak_site x = { l->s->r->caller, l->s->r->type_str, l->old_objs,
+					       l->s->v[SA_D_OBJS], l->old_bytes, l->s->v[SA_D_BYTES],
+					       l->s->v[SA_D_OLDEST], L.secs };
+
+			if (fn(ctx, &x))
+				break;
+		}
+		ret = i < L.n && L.l[i].verdict == V_GROWING ? -1 : 0;
+	}
 	free(L.l);
 	dsites_free(&ns);
 	dsites_free(&os);

@@ -18,108 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pr_svg.h"
+#include "cmd_help.h"
 #include "sa_detail.h"
 
 #define MIN_INTERVAL 0.1	/* seconds, as watch(1) */
-#define METRICS_TOP 50		/* --prometheus: call sites when -n is not given */
-
-static void usage(FILE *fp)
-{
-	fprintf(fp, "Usage: slabacct [OPTIONS] [FILE]\n"
-	      "       slabacct --diff [OPTIONS] OLD NEW\n"
-	      "       slabacct --leaks [OPTIONS] [OLD NEW | --once [FILE]]\n"
-	      "       slabacct --advise [OPTIONS] [FILE]\n"
-	      "       slabacct --from-trace TRACE [OPTIONS]\n"
-	      "Show the per call site slab accounting of the slab_account module.\n"
-	      "FILE defaults to " SA_DEFAULT_PATH "; '-' reads standard input.\n"
-	      "\n"
-	      "Sorting and selection:\n"
-	      "  -s, --sort KEYS      sort by KEYS (comma separated, descending; caller\n"
-	      "                       ascending): total (or bytes), slack (or waste), req,\n"
-	      "                       live, live_req, objs, peak, allocs (or hit), frees,\n"
-	      "                       frag, caller (or callsite) (default total;\n"
-	      "                       frag = 100 - 100 * req / total)\n"
-	      "                       (sites: with --by, the call sites in a group)\n"
-	      "  -r, --reverse        reverse the sort order\n"
-	      "  -n, --top N          show only the first N rows\n"
-	      "      --min N          only rows whose first sort key is at least N\n"
-	      "      --kmalloc        only kmalloc rows\n"
-	      "      --cache[=NAME]   only kmem_cache rows (of cache NAME)\n"
-	      "  -m, --module NAME    only callers in module NAME ('vmlinux': not in a module)\n"
-	      "  -g, --grep STR       only callers containing STR\n"
-	      "  -b, --by KEY         one row per group of the call sites that pass the\n"
-	      "                       filters, summed: KEY module, function, cache or\n"
-	      "                       type; -n, --min and -s apply to the groups\n"
-	      "  -z, --min-size SIZE  only call sites whose average allocation is >= SIZE\n"
-	      "  -Z, --max-size SIZE  only call sites whose average allocation is <= SIZE\n"
-	      "                       (sizes and N take K, M, G suffixes, 1024 based)\n"
-	      "Output:\n"
-	      "  -H, --human          sizes in K/M/G (1024 based) in the text output\n"
-	      "      --csv            CSV: a header line, then one line per row (bytes)\n"
-	      "      --json           JSON: the summary and the rows (bytes)\n"
-	      "      --prometheus     Prometheus text format 0.0.4 (node_exporter's textfile\n"
-	      "                       collector; --openmetrics is its former name): the\n"
-	      "                       summary and the top call sites (-n, default %d;\n"
-	      "                       --min), the rest as site=\"other\"\n"
-	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
-	      "                       speedscope): module;function;site[;helper] VALUE,\n"
-	      "                       VALUE the first sort key\n"
-	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
-	      "                       live, or -s's key; colour the slack %%, a legend) into\n"
-	      "                       FILE; -n sites drawn (default: 1/1000 of the whole\n"
-	      "                       and up, %d at least), the rest one tile per module\n"
-	      "      --summary-only   only the summary\n"
-	      "      --no-summary     only the rows\n"
-	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
-	      "                       complete (each refresh of --watch replaces it)\n"
-	      "      --max-input SIZE\n"
-	      "                       refuse input files larger than SIZE (default 256M)\n"
-	      "Comparing two snapshots:\n"
-	      "  -d, --diff           show NEW - OLD per call site (status common, new,\n"
-	      "                       gone) and the summary changes\n"
-	      "  -a, --all            with --diff: also the call sites that did not change\n"
-	      "                       (OLD and NEW may be kmem traces: told by content)\n"
-	      "Offline traces:\n"
-	      "      --from-trace TRACE\n"
-	      "                       the account of a kmem trace instead of FILE: ftrace's\n"
-	      "                       trace or trace_pipe text, or trace-cmd report output\n"
-	      "                       ('-': standard input), read in one pass; with\n"
-	      "                       --leaks --once the ages of its live objects at its end\n"
-	      "      --kallsyms FILE  name a trace's raw call site addresses with a copy\n"
-	      "                       of the board's /proc/kallsyms (read as root)\n"
-	      "Leaks and advice (the detail file, " SA_DETAIL_PATH "):\n"
-	      "      --leaks          call sites holding old objects, and growing: reads the\n"
-	      "                       detail file twice --interval apart (default 10 s), or\n"
-	      "                       two saved snapshots OLD NEW, or with --once one\n"
-	      "                       snapshot [FILE]; verdicts growing, old and flat,\n"
-	      "                       steady cache (--once: old, young); ranked by verdict,\n"
-	      "                       then bytes held x age (byte_secs)\n"
-	      "      --leaks-min-age SECS\n"
-	      "                       a site whose oldest object is younger is a steady\n"
-	      "                       cache (--once: young); default 10\n"
-	      "      --advise         what to change to waste less, per call site of FILE\n"
-	      "                       (with the detail file): bytes saved now and over all\n"
-	      "                       allocations since the reset (churn)\n"
-	      "      --detail FILE    the detail file (default " SA_DETAIL_PATH ")\n"
-	      "                       --leaks and --advise take -n, --min (bytes held; bytes\n"
-	      "                       saved now), the filters, -H, --csv, --json and -o\n"
-	      "Watching:\n"
-	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
-	      "                       else append one report per refresh, with its time)\n"
-	      "  -i, --interval SECS  seconds between refreshes (default 2, at least 0.1)\n"
-	      "      --count N        exit after N refreshes\n"
-	      "      --once           one refresh (slabtop's -o; the same as --count 1)\n"
-	      "      --batch          append reports even on a terminal (no clearing)\n"
-	      "      --delta          each refresh shows the changes since the last one\n"
-	      "                       (--csv with --watch: a time series, first column time)\n"
-	      "\n"
-	      "  -h, --help           show this help and exit\n"
-	      "  -V, --version        show the version and exit\n"
-	      "\n"
-	      "Exit status: 0 success, 1 a file could not be read or parsed, 2 usage error.\n",
-	      METRICS_TOP, PR_SVG_TOP);
-}
 
 static void usage_error(const char *fmt, ...) SA_PRINTF(1, 2) __attribute__((noreturn));
 
@@ -150,6 +52,8 @@ enum {
 	O_SVG, O_SUMMARY_ONLY, O_NO_SUMMARY, O_OUTPUT, O_MAX_INPUT, O_DIFF,
 	O_ALL, O_FROM_TRACE, O_KALLSYMS, O_LEAKS, O_MIN_AGE, O_ADVISE,
 	O_DETAIL, O_WATCH, O_INTERVAL, O_COUNT, O_ONCE, O_BATCH, O_DELTA,
+	O_UNLOADS, O_CHECK, O_RULE, O_RULES, O_BASELINE, O_BASELINE_DETAIL,
+	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE,
 	P_FILE,		/* a FILE argument */
 	P_OUTPUT_FILE,	/* -o names a file (not -) */
 	P_SORT_NOTNUM,	/* the first sort key is frag or caller */
@@ -159,9 +63,11 @@ enum {
 	P_LEAKS_LIVE,	/* --leaks without --once */
 	P_STDIN_KALLSYMS,	/* --kallsyms - and a trace on standard input */
 	P_SIZES_EMPTY,	/* --min-size more than --max-size */
+	P_SAVE_ONLY,	/* --save-baseline without --check */
 };
 #define B(x) (1ULL << (x))
-#define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG))
+#define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG) | B(O_KTAP) | \
+		 B(O_JUNIT))
 #define FILTERS (B(O_KMALLOC) | B(O_CACHE) | B(O_MODULE) | B(O_GREP) | \
 		 B(O_MIN_SIZE) | B(O_MAX_SIZE))
 #define WATCHING (B(O_WATCH) | B(O_COUNT) | B(O_BATCH) | B(O_DELTA))
@@ -196,8 +102,30 @@ struct compat {
 	{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), m " does not go with --summary-only or --no-summary" }, \
 	{ B(O_PROM) | B(O_FOLDED) | B(O_SVG), m " does not go with --prometheus, --folded or --svg" }
 
+#define CHECK_TAKES (B(O_CHECK) | B(O_RULE) | B(O_RULES) | B(O_BASELINE) | B(O_BASELINE_DETAIL) | \
+		     B(O_UNLOADS_FILE) | B(O_DETAIL) | B(O_MIN_AGE) | B(O_KTAP) | B(O_JUNIT) | \
+		     B(O_JSON) | B(O_OUTPUT) | B(O_MAX_INPUT) | B(O_SAVE) | \
+		     B(P_FILE) | B(P_OUTPUT_FILE))
+#define OWN_COMMANDS (B(O_DIFF) | B(O_WATCH) | B(O_LEAKS) | B(O_ADVISE) | B(O_FROM_TRACE))
+#define CHECK_INPUT_MSG "--rule, --rules, --baseline, --baseline-detail and --unloads-file go with --check"
+
 /* Checked in this order; the first refusal found is the message. */
 static const struct compat compat[] = {
+	{ O_CHECK, 0, NULL, CHECK_TAKES, {
+		{ OWN_COMMANDS | B(O_UNLOADS), "--check is a command of its own: not with --diff, --watch, --leaks, --advise, --from-trace or --unloads" } } },
+	{ O_UNLOADS, 0, NULL, B(O_UNLOADS) | B(O_MODULE) | B(O_HUMAN) | B(O_CSV) | B(O_JSON) |
+	  B(O_OUTPUT) | B(O_MAX_INPUT) | B(P_FILE) | B(P_OUTPUT_FILE), {
+		{ OWN_COMMANDS, "--unloads is a command of its own: not with --diff, --watch, --leaks, --advise or --from-trace" } } },
+	{ P_SAVE_ONLY, 0, NULL, 0, {
+		{ ~(B(O_SAVE) | B(O_MAX_INPUT) | B(P_FILE) | B(P_SAVE_ONLY)),
+		  "--save-baseline FILE [SNAPSHOT] saves a snapshot: alone it takes only --max-input (with --check, the check's options)" } } },
+	{ O_RULE, B(O_CHECK), CHECK_INPUT_MSG, 0, { { 0, NULL } } },
+	{ O_RULES, B(O_CHECK), CHECK_INPUT_MSG, 0, { { 0, NULL } } },
+	{ O_BASELINE, B(O_CHECK), CHECK_INPUT_MSG, 0, { { 0, NULL } } },
+	{ O_BASELINE_DETAIL, B(O_CHECK), CHECK_INPUT_MSG, 0, { { 0, NULL } } },
+	{ O_UNLOADS_FILE, B(O_CHECK), CHECK_INPUT_MSG, 0, { { 0, NULL } } },
+	{ O_KTAP, B(O_CHECK), "--ktap and --junit are the outputs of --check", 0, { { 0, NULL } } },
+	{ O_JUNIT, B(O_CHECK), "--ktap and --junit are the outputs of --check", 0, { { 0, NULL } } },
 	{ O_FROM_TRACE, 0, NULL, 0, {
 		{ B(O_ADVISE), "--advise needs the running kernel's size classes: not with --from-trace" },
 		{ B(P_LEAKS_LIVE), "--leaks with --from-trace takes --once (the ages at the trace's end)" },
@@ -215,8 +143,8 @@ static const struct compat compat[] = {
 	{ O_ADVISE, 0, NULL, LEAKS_ADVISE_TAKE, {
 		LEAKS_ADVISE_WHY("--advise"),
 		{ B(O_ONCE) | B(O_INTERVAL) | B(O_MIN_AGE), "--once, --interval and --leaks-min-age go with --leaks" } } },
-	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE), "--detail and --leaks-min-age go with --leaks or --advise", 0, { { 0, NULL } } },
-	{ O_MIN_AGE, B(O_LEAKS) | B(O_ADVISE), "--detail and --leaks-min-age go with --leaks or --advise", 0, { { 0, NULL } } },
+	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
+	{ O_MIN_AGE, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
 	{ O_INTERVAL, B(O_WATCH) | B(O_LEAKS), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_COUNT, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_BATCH, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
@@ -249,7 +177,7 @@ static const struct compat compat[] = {
 
 /* Options of which one at most may be given. */
 static const struct why exclusive[] = {
-	{ FORMATS, "--csv, --json, --prometheus, --folded and --svg exclude each other" },
+	{ FORMATS, "--csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" },
 	{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--summary-only and --no-summary exclude each other" },
 	{ B(O_ONCE) | B(P_COUNT_MANY), "--once and --count exclude each other" },
 	{ B(O_KMALLOC) | B(O_CACHE), "--kmalloc and --cache exclude each other" },
@@ -292,6 +220,16 @@ static const struct option long_opts[] = {
 	{ "leaks-min-age", required_argument, NULL, 256 + O_MIN_AGE },
 	{ "from-trace", required_argument, NULL, 256 + O_FROM_TRACE },
 	{ "kallsyms", required_argument, NULL, 256 + O_KALLSYMS },
+	{ "unloads", no_argument, NULL, 256 + O_UNLOADS },
+	{ "check", no_argument, NULL, 256 + O_CHECK },
+	{ "rule", required_argument, NULL, 'R' },
+	{ "rules", required_argument, NULL, 256 + O_RULES },
+	{ "baseline", required_argument, NULL, 256 + O_BASELINE },
+	{ "baseline-detail", required_argument, NULL, 256 + O_BASELINE_DETAIL },
+	{ "unloads-file", required_argument, NULL, 256 + O_UNLOADS_FILE },
+	{ "ktap", no_argument, NULL, 256 + O_KTAP },
+	{ "junit", no_argument, NULL, 256 + O_JUNIT },
+	{ "save-baseline", required_argument, NULL, 256 + O_SAVE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -304,7 +242,7 @@ static const struct {
 	{ 's', O_SORT }, { 'r', O_REVERSE }, { 'n', O_TOP }, { 'm', O_MODULE },
 	{ 'g', O_GREP }, { 'H', O_HUMAN }, { 'd', O_DIFF }, { 'a', O_ALL },
 	{ 'b', O_BY }, { 'w', O_WATCH }, { 'i', O_INTERVAL }, { 'z', O_MIN_SIZE },
-	{ 'Z', O_MAX_SIZE }, { 'o', O_OUTPUT },
+	{ 'Z', O_MAX_SIZE }, { 'o', O_OUTPUT }, { 'R', O_RULE },
 };
 
 /* The name of option bit @opt, for messages: --long. */
@@ -388,19 +326,12 @@ static void parse_sort_keys(struct sa_select *s, const char *arg)
 /* A size: digits, then optionally K, M, G, T, P or E (1024 based). */
 static uint64_t parse_size(const char *opt, const char *arg)
 {
-	static const char units[] = "KMGTPE";
-	size_t n = strlen(arg);
-	char c = n ? (char)(arg[n - 1] & ~0x20) : 0;
-	const char *u = c ? strchr(units, c) : NULL;
 	uint64_t v;
-	int shift = u ? 10 * (int)(u - units + 1) : 0;
 
-	if (shift)
-		n--;
-	if (sa_parse_u64(arg, n, &v) || (shift && v > UINT64_MAX >> shift))
+	if (sa_parse_size(arg, strlen(arg), &v))
 		usage_error("%s: '%s' is not a size (a whole number, optionally with K, M, G, T, P or E)",
 			    opt, arg);
-	return v << shift;
+	return v;
 }
 
 /* --by KEY */
@@ -416,7 +347,7 @@ static enum sa_by parse_by(const char *arg)
 
 static const enum fmt fmt_of[] = {
 	[O_CSV] = FMT_CSV, [O_JSON] = FMT_JSON, [O_PROM] = FMT_PROM,
-	[O_FOLDED] = FMT_FOLDED, [O_SVG] = FMT_SVG,
+	[O_FOLDED] = FMT_FOLDED, [O_SVG] = FMT_SVG, [O_KTAP] = FMT_KTAP, [O_JUNIT] = FMT_JUNIT,
 };
 
 /* One option's value into @o; its bit. */
@@ -487,7 +418,39 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 	case O_JSON:
 	case O_PROM:
 	case O_FOLDED:
+	case O_KTAP:
+	case O_JUNIT:
 		o->fmt = fmt_of[c - 256];
+		break;
+	case O_UNLOADS:
+		o->cmd = CMD_UNLOADS;
+		break;
+	case O_CHECK:
+		o->cmd = CMD_CHECK;
+		break;
+	case O_SAVE:
+		o->save = arg;
+		if (o->cmd != CMD_CHECK)
+			o->cmd = CMD_SAVE;
+		break;
+	case O_RULE:	/* room for every argument, at the first */
+		if (!o->rules && !(o->rules = calloc((size_t)o->argc + 1, sizeof(*o->rules)))) {
+			fputs("slabacct: out of memory\n", stderr);
+			exit(1);
+		}
+		o->rules[o->nrules++] = arg;
+		break;
+	case O_RULES:
+		o->rules_file = arg;
+		break;
+	case O_BASELINE:
+		o->baseline = arg;
+		break;
+	case O_BASELINE_DETAIL:
+		o->baseline_detail = arg;
+		break;
+	case O_UNLOADS_FILE:
+		o->unloads = arg;
 		break;
 	case O_SUMMARY_ONLY:
 		o->summary = SUM_ONLY;
@@ -519,10 +482,10 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		o->kallsyms = arg;
 		break;
 	case O_LEAKS:
-		o->cmd = CMD_LEAKS;
+		o->cmd = o->cmd > CMD_ADVISE ? o->cmd : CMD_LEAKS;
 		break;
 	case O_ADVISE:
-		o->cmd = o->cmd == CMD_LEAKS ? CMD_LEAKS : CMD_ADVISE;
+		o->cmd = o->cmd == CMD_LEAKS || o->cmd > CMD_ADVISE ? o->cmd : CMD_ADVISE;
 		break;
 	case O_MIN_AGE:
 		if (sa_parse_u64(arg, strlen(arg), &o->min_age))
@@ -556,7 +519,7 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		break;
 	default:
 		if (c == 'h') {
-			usage(stdout);
+			opts_usage(stdout);
 			exit(fflush(stdout) ? 1 : 0);
 		}
 		if (c == 'V') {
@@ -614,6 +577,27 @@ static void check_args(struct opts *o, int interval_set)
 		if (o->cmd == CMD_WATCH && n && is_stdin(a[0]))
 			usage_error("--watch rereads the file: it cannot read standard input");
 		break;
+	case CMD_UNLOADS:
+		if (n > 2)
+			usage_error("--unloads reads [UNLOADS [SNAPSHOT]]: the unloads file, and a later snapshot to tell what was freed since");
+		if (n == 2 && is_stdin(a[0]) && is_stdin(a[1]))
+			usage_error("--unloads: UNLOADS and SNAPSHOT cannot both be standard input");
+		break;
+	case CMD_CHECK:
+		if (n > 2 || (n == 2 && o->baseline))
+			usage_error("--check reads [BASELINE] CURRENT (or --baseline FILE and [CURRENT])");
+		if (n == 2)
+			o->baseline = a[0];
+		if (!o->nrules && !o->rules_file)
+			usage_error("--check needs rules: --rule RULE (repeated) or --rules FILE");
+		if ((n && is_stdin(a[n - 1])) + is_stdin(o->baseline) + is_stdin(o->rules_file) +
+		    is_stdin(o->unloads) + is_stdin(o->detail) + is_stdin(o->baseline_detail) > 1)
+			usage_error("--check: standard input can be one of its inputs only");
+		break;
+	case CMD_SAVE:
+		if (n > 1)
+			usage_error("--save-baseline FILE saves one SNAPSHOT (default " SA_DEFAULT_PATH ")");
+		break;
 	case CMD_N:
 		break;
 	}
@@ -631,7 +615,8 @@ void opts_parse(struct opts *o, int argc, char **argv)
 	o->interval = 2.0;
 	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
-	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:", long_opts, NULL)) != -1)
+	o->argc = argc;
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:R:", long_opts, NULL)) != -1)
 		given |= B(parse_one(o, c, optarg, &svg));
 	o->nargs = argc - optind;
 	o->args = argv + optind;
@@ -652,6 +637,8 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		given |= B(P_SIZES_EMPTY);
 	if (o->cmd == CMD_LEAKS && !o->once)
 		given |= B(P_LEAKS_LIVE);
+	if (o->save && o->cmd != CMD_CHECK)
+		given |= B(P_SAVE_ONLY);
 	if (is_stdin(o->kallsyms) &&
 	    (is_stdin(o->from_trace) ||
 	     ((given & B(O_DIFF)) && o->nargs == 2 && (is_stdin(o->args[0]) || is_stdin(o->args[1])))))
@@ -662,9 +649,9 @@ void opts_parse(struct opts *o, int argc, char **argv)
 	if (o->cmd == CMD_LEAKS || o->cmd == CMD_ADVISE) {
 		if (!o->detail)
 			o->detail = SA_DETAIL_PATH;
-		if (o->cmd == CMD_LEAKS && !(given & B(O_MIN_AGE)))
-			o->min_age = 10;
 	}
+	if ((o->cmd == CMD_LEAKS || o->cmd == CMD_CHECK) && !(given & B(O_MIN_AGE)))
+		o->min_age = 10;
 	if (!o->from_trace)
 		check_args(o, (given & B(O_INTERVAL)) != 0);
 	if (o->cmd == CMD_LEAKS && !(given & B(O_INTERVAL)))
@@ -682,4 +669,6 @@ void opts_free(struct opts *o)
 {
 	free(o->cache_name);
 	o->cache_name = NULL;
+	free(o->rules);
+	o->rules = NULL;
 }

@@ -17,10 +17,12 @@
 #define EXIT_USAGE 2
 
 /* The commands: what slabacct does (one per run). */
-enum cmd { CMD_REPORT, CMD_DIFF, CMD_WATCH, CMD_LEAKS, CMD_ADVISE, CMD_N };
+enum cmd { CMD_REPORT, CMD_DIFF, CMD_WATCH, CMD_LEAKS, CMD_ADVISE, CMD_UNLOADS, CMD_CHECK,
+	   CMD_SAVE, CMD_N };
 
 /* The output formats. */
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PROM, FMT_FOLDED, FMT_SVG, FMT_N };
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PROM, FMT_FOLDED, FMT_SVG, FMT_KTAP, FMT_JUNIT,
+	   FMT_N };
 
 enum summary_mode { SUM_BOTH, SUM_ONLY, SUM_NONE };
 
@@ -42,6 +44,14 @@ struct opts {
 	const char *kallsyms;	/* --kallsyms FILE */
 	struct sa_kallsyms *ks;	/* its symbols (loaded by main) */
 	char *cache_name;	/* --cache=NAME, blanks as '_' */
+	const char **rules;	/* --check: the --rule RULEs, in order */
+	size_t nrules;
+	int argc;		/* (the most --rule options there can be) */
+	const char *rules_file;	/* --rules FILE */
+	const char *baseline;	/* --baseline FILE (or BASELINE of --check BASELINE CURRENT) */
+	const char *baseline_detail;	/* --baseline-detail FILE */
+	const char *unloads;	/* --unloads-file FILE */
+	const char *save;	/* --save-baseline FILE */
 	int nargs;		/* the FILE arguments */
 	char **args;
 };

@@ -158,8 +158,7 @@ static int print_prom(const struct report_ctx *c)
 
 static int print_folded(const struct report_ctx *c)
 {
-	pr_folded(c->rows);
-	return 0;
+	return pr_folded(c->rows);
 }
 
 static int print_svg(const struct report_ctx *c)

@@ -6,11 +6,12 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sa_caller.h"
 #include "sa_esc.h"
 
-void pr_folded(const struct sa_rows *r)
+int pr_folded(const struct sa_rows *r)
 {
 	size_t i;
 
@@ -21,10 +22,20 @@ void pr_folded(const struct sa_rows *r)
 		if (!v)
 			continue;	/* a flame graph has no room for it */
 		sa_caller_split(r->items[i].row->caller, &c);
-		if (c.mod)
+		if (c.unloaded) {	/* (1.3) a retired load: "MODULE (load N, unloaded)" */
+			char *name = sa_caller_module_dup(&c);
+
+			if (!name) {
+				fputs("slabacct: out of memory\n", stderr);
+				return -1;
+			}
+			sa_esc_str(stdout, name, SA_ESC_FRAME);
+			free(name);
+		} else if (c.mod) {
 			sa_esc(stdout, c.mod, c.mlen, SA_ESC_FRAME);
-		else
+		} else {
 			fputs("vmlinux", stdout);
+		}
 		putchar(';');
 		sa_esc(stdout, c.func, c.flen, SA_ESC_FRAME);
 		putchar(';');
@@ -35,4 +46,5 @@ void pr_folded(const struct sa_rows *r)
 		}
 		printf(" %" PRIu64 "\n", v);
 	}
+	return 0;
 }

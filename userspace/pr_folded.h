@@ -10,7 +10,11 @@
 
 #include "sa_rows.h"
 
-/* @r's rows as folded stacks weighed by the first sort key; rows of 0 left out. */
-void pr_folded(const struct sa_rows *r);
+/*
+ * @r's rows as folded stacks weighed by the first sort key; rows of 0 left
+ * out; a retired load's module frame is "MODULE (load N, unloaded)" (1.3).
+ * 0, or -1 without memory (said on stderr).
+ */
+int pr_folded(const struct sa_rows *r);
 
 #endif /* PR_FOLDED_H */

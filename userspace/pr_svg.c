@@ -287,13 +287,14 @@ int pr_svg(const struct sa_rows *rows)
 	struct box *mb = calloc(n + 1, sizeof(*mb)), *fb = calloc(n + 1, sizeof(*fb));
 	struct box *sb = calloc(n + 1, sizeof(*sb));
 	double *v = calloc(n + 1, sizeof(*v));
+	char **names = calloc(n + 1, sizeof(*names));	/* retired loads' module names */
 	char vb[32], *tmp;
 	int ret = -1;
 
 	s.bytes = sa_is_bytes(s.key);
 	s.live = s.key == SA_LIVE || s.key == SA_LIVE_REQ || s.key == SA_OBJS || s.key == SA_PEAK;
 	s.kname = sa_key_name(s.key);
-	if (!lv || !mg || !fg || !mb || !fb || !sb || !v) {
+	if (!lv || !mg || !fg || !mb || !fb || !sb || !v || !names) {
 		fprintf(stderr, "slabacct: out of memory\n");
 		goto out;
 	}
@@ -319,6 +320,15 @@ int pr_svg(const struct sa_rows *rows)
 		sa_caller_split(r->caller, &c);
 		l->mod = c.mod ? c.mod : "vmlinux";
 		l->mlen = c.mod ? c.mlen : 7;
+		if (c.unloaded) {	/* (1.3) a retired load: a module of its own */
+			names[i] = sa_caller_module_dup(&c);
+			if (!names[i]) {
+				fprintf(stderr, "slabacct: out of memory\n");
+				goto out;
+			}
+			l->mod = names[i];
+			l->mlen = strlen(names[i]);
+		}
 		l->func = c.func;
 		l->flen = c.flen;
 		l->val = items[i].v[s.key].mag;
@@ -394,6 +404,9 @@ int pr_svg(const struct sa_rows *rows)
 	fputs("</svg>\n", stdout);
 	ret = 0;
 out:
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 	free(lv);
 	free(mg);
 	free(fg);

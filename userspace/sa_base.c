@@ -48,6 +48,22 @@ int sa_parse_u64(const char *s, size_t len, uint64_t *out)
 }
 
 /* Hex digits s[0..n), optionally after 0x: 0 and *@v, or -1. */
+int sa_parse_size(const char *s, size_t len, uint64_t *out)
+{
+	static const char units[] = "KMGTPE";
+	char c = len ? (char)(s[len - 1] & ~0x20) : 0;
+	const char *u = c ? strchr(units, c) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	uint64_t v;
+
+	if (shift)
+		len--;
+	if (sa_parse_u64(s, len, &v) || (shift && v > UINT64_MAX >> shift))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
 int sa_parse_hex(const char *s, size_t n, uint64_t *v)
 {
 	uint64_t x = 0;
@@ -141,6 +157,25 @@ char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 	return s;
 }
 
+int sa_fail(struct sa_where *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*w->err = sa_verror(w->name, w->lineno, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sa_fail_number(struct sa_where *w, const char *what, const char *s, size_t len)
+{
+	char *msg = sa_bad_number(what, s, len);
+	int ret = sa_fail(w, "%s", msg ? msg : "out of memory");
+
+	free(msg);
+	return ret;
+}
+
 char *sa_dup_range(const char *s, size_t len)
 {
 	char *d = malloc(len + 1);
@@ -174,6 +209,28 @@ int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
 	*p = n;
 	*cap = ncap;
 	return 0;
+}
+
+int sa_lines_next(struct sa_lines *l)
+{
+	const char *s = l->buf + l->pos, *nl;
+	size_t n;
+
+	if (l->pos >= l->len)
+		return 0;
+	nl = memchr(s, '\n', l->len - l->pos);
+	n = nl ? (size_t)(nl - s) : l->len - l->pos;
+	if (sa_grow(&l->line, &l->cap, n + 1, 1))
+		return -1;
+	memcpy(l->line, s, n);
+	l->line[n] = '\0';
+	if (n && l->line[n - 1] == '\r')
+		l->line[--n] = '\0';
+	l->pos = nl ? (size_t)(nl + 1 - l->buf) : l->len;
+	l->n = n;
+	l->newline = nl != NULL;
+	l->lineno++;
+	return 1;
 }
 
 size_t sa_token(const char **s, const char **start)

@@ -23,6 +23,12 @@ int sa_mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 /* Parse an unsigned decimal with no sign, junk or overflow; 0 or -1. */
 int sa_parse_u64(const char *s, size_t len, uint64_t *out);
 
+/*
+ * A size: digits, then optionally K, M, G, T, P or E (1024 based; either
+ * case), @len bytes of @s.  0 and *@out, or -1.
+ */
+int sa_parse_size(const char *s, size_t len, uint64_t *out);
+
 /* Hex digits s[0..n), optionally after 0x (16 at most): 0 and *@v, or -1. */
 int sa_parse_hex(const char *s, size_t n, uint64_t *v);
 
@@ -53,6 +59,19 @@ char *sa_format(const char *fmt, ...) SA_PRINTF(1, 2);
 char *sa_verror(const char *name, unsigned long lineno, const char *fmt,
 		va_list ap) SA_PRINTF(3, 0);
 
+/* Where a parser is: the input's name, the line, where its message goes. */
+struct sa_where {
+	const char *name;
+	unsigned long lineno;
+	char **err;
+};
+
+/* *@w->err = "NAME:LINE: message" (NULL without memory); returns -1. */
+int sa_fail(struct sa_where *w, const char *fmt, ...) SA_PRINTF(2, 3);
+
+/* sa_fail() with sa_bad_number()'s message. */
+int sa_fail_number(struct sa_where *w, const char *what, const char *s, size_t len);
+
 /* A copy of @len bytes of @s, NUL terminated; NULL without memory. */
 char *sa_dup_range(const char *s, size_t len);
 
@@ -61,6 +80,23 @@ char *sa_dup_range(const char *s, size_t len);
  * holds @need; 0, or -1 without memory (the array is kept).
  */
 int sa_grow(void *arr, size_t *cap, size_t need, size_t size);
+
+/*
+ * The lines of a buffer, one at a time: @line NUL terminated (its newline
+ * and a CR before it removed), @n its length (strlen(line) < n: it holds a
+ * NUL byte), @newline whether it ended in one, @lineno counting from 1.
+ */
+struct sa_lines {
+	const char *buf;
+	size_t len, pos;
+	char *line;
+	size_t cap, n;
+	int newline;
+	unsigned long lineno;
+};
+
+/* The next line of @l: 1, 0 at the end, -1 without memory.  Free l->line after. */
+int sa_lines_next(struct sa_lines *l);
 
 /* The next blank-separated token of *@s: its start and length; 0 if none. */
 size_t sa_token(const char **s, const char **start);

@@ -1,15 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_caller - a caller split into function, call site, module and helper
- * (see sa_caller.h).
+ * sa_caller - a caller split into function, call site, module, helper and
+ * retired load (see sa_caller.h).
  */
 #include "sa_caller.h"
 
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define UNLOADED "unloaded#"
 
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t';
+}
+
+/* N of "unloaded#N" (@len bytes at @s), N >= 1 decimal; 0 if it is not one. */
+static uint64_t unloaded_load(const char *s, size_t len)
+{
+	size_t plen = strlen(UNLOADED), i;
+	uint64_t v = 0;
+
+	if (len <= plen || len - plen > 19 || s[plen] == '0')
+		return 0;
+	for (i = plen; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	return v;
 }
 
 void sa_caller_split(const char *caller, struct sa_caller *c)
@@ -20,6 +41,18 @@ void sa_caller_split(const char *caller, struct sa_caller *c)
 	memset(c, 0, sizeof(*c));
 	c->func = caller;
 	c->flen = strcspn(caller, "+ ");
+	/* (1.3) " unloaded#N": always the last word */
+	for (p = caller + n; p > caller && !is_blank(p[-1]); p--)
+		;
+	if (p > caller && p[-1] == ' ' && p - 1 != caller &&
+	    strncmp(p, UNLOADED, strlen(UNLOADED)) == 0) {
+		c->unloaded = unloaded_load(p, (size_t)(caller + n - p));
+		if (c->unloaded)
+			n = (size_t)(p - 1 - caller);
+		else
+			c->bad_unloaded = 1;
+	}
+	c->klen = n;
 	/* " via HELPER": the last " via " with one non-empty word after it */
 	for (p = caller + n; p > caller && !is_blank(p[-1]); p--)
 		;
@@ -62,4 +95,36 @@ const char *sa_caller_via(const char *caller, size_t *len)
 	sa_caller_split(caller, &c);
 	*len = c.vlen;
 	return c.via;
+}
+
+uint64_t sa_caller_unloaded(const char *caller)
+{
+	struct sa_caller c;
+
+	sa_caller_split(caller, &c);
+	return c.mod ? c.unloaded : 0;
+}
+
+size_t sa_caller_module_name(const struct sa_caller *c, char *buf, size_t n)
+{
+	int w;
+
+	if (!c->mod)
+		w = snprintf(buf, n, "vmlinux");
+	else if (c->unloaded)
+		w = snprintf(buf, n, "%.*s (load %" PRIu64 ", unloaded)", (int)c->mlen, c->mod,
+			     c->unloaded);
+	else
+		w = snprintf(buf, n, "%.*s", (int)c->mlen, c->mod);
+	return w > 0 ? (size_t)w : 0;
+}
+
+char *sa_caller_module_dup(const struct sa_caller *c)
+{
+	size_t n = sa_caller_module_name(c, NULL, 0) + 1;
+	char *name = malloc(n);
+
+	if (name)
+		sa_caller_module_name(c, name, n);
+	return name;
 }

@@ -7,7 +7,6 @@
 
 #include "sa_detail.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,33 +32,13 @@ struct dparser {
 	struct sa_detail *d;
 	const char *buf;
 	size_t len, pos;
-	unsigned long lineno;
+	struct sa_where w;	/* name, line, message */
 	size_t row_cap;
 	int seen[NKEYS];
-	char **err;
 };
 
-static int fail(struct dparser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct dparser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	*p->err = sa_verror(p->d->name, p->lineno, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int bad_number(struct dparser *p, const char *what, const char *s, size_t len)
-{
-	char *msg = sa_bad_number(what, s, len);
-	int ret = fail(p, "%s", msg ? msg : "out of memory");
-
-	free(msg);
-	return ret;
-}
+#define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
+#define bad_number(p, what, s, len) sa_fail_number(&(p)->w, what, s, len)
 
 /* A list of unsigned decimals; *@n in, the most; out, how many. */
 static int parse_list(struct dparser *p, const char *key, const char *s,
@@ -185,8 +164,7 @@ static int check_row(struct dparser *p, const struct sa_drow *r)
 static int parse_row(struct dparser *p, const char *line)
 {
 	struct sa_detail *d = p->d;
-	const char *s = line, *t, *end;
-	char q[SA_QUOTE_MAX + 4];
+	const char *s = line, *t;
 	struct sa_drow *r;
 	size_t n, i;
 
@@ -201,7 +179,7 @@ static int parse_row(struct dparser *p, const char *line)
 	}
 	r = &d->rows[d->nrows++];
 	memset(r, 0, sizeof(*r));
-	r->line = p->lineno;
+	r->line = p->w.lineno;
 	for (i = 0; i < SA_D_NFIELDS; i++) {
 		n = sa_token(&s, &t);
 		if (!n)
@@ -210,25 +188,8 @@ static int parse_row(struct dparser *p, const char *line)
 		if (sa_parse_u64(t, n, &r->v[i]))
 			return bad_number(p, sa_detail_field_names[i], t, n);
 	}
-	n = sa_token(&s, &t);
-	if (!n)
-		return fail(p, "row has no 'type' column");
-	r->type_str = sa_dup_range(t, n);
-	if (!r->type_str)
-		return fail(p, "out of memory");
-	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
-		sa_quote(q, t, n);
-		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
-	}
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end == s)
-		return fail(p, "row has no 'caller' column");
-	r->caller = sa_dup_range(s, (size_t)(end - s));
-	if (!r->caller)
-		return fail(p, "out of memory");
+	if (sa_type_caller(&p->w, s, "row", "", &r->type_str, &r->type, &r->cache, &r->caller))
+		return -1;
 	return check_row(p, r);
 }
 
@@ -248,7 +209,7 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			   const char *name, char **err)
 {
 	enum { HEADER, KEYS, ROWS } section = HEADER;
-	struct dparser p = { .d = d, .buf = buf, .len = len, .err = err };
+	struct dparser p = { .d = d, .buf = buf, .len = len, .w = { NULL, 0, err } };
 	char *line = NULL;
 	size_t cap = 0, k;
 	uint64_t sum = 0;
@@ -261,12 +222,13 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 		*err = strdup("out of memory");
 		return -1;
 	}
+	p.w.name = d->name;
 	while (p.pos < len) {
 		const char *s = buf + p.pos, *nl = memchr(s, '\n', len - p.pos);
 		size_t n = nl ? (size_t)(nl - s) : len - p.pos;
 
 		p.pos += n + (nl != NULL);
-		p.lineno++;
+		p.w.lineno++;
 		if (n + 1 > cap) {
 			char *m = realloc(line, n + 1);
 
@@ -316,7 +278,7 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			goto out;
 		}
 	}
-	p.lineno++;
+	p.w.lineno++;
 	if (section == HEADER) {
 		fail(&p, "empty file: expected the '" HEADER_PREFIX "1.x' header");
 		goto out;

@@ -88,6 +88,7 @@ int sa_read_path(const char *path, size_t max, const char *prefix,
 			      sa_display_name(path), max, kind);
 	else
 		*err = sa_io_error(path, e);
+	errno = e;
 	return -1;
 }
 
@@ -105,7 +106,7 @@ char *sa_io_error(const char *path, int errnum)
 }
 
 /* What the first line of @buf (@len bytes) says the input is. */
-enum kind { K_SNAPSHOT, K_DETAIL, K_TRACE, K_UNKNOWN };
+enum kind { K_SNAPSHOT, K_DETAIL, K_UNLOADS, K_TRACE, K_UNKNOWN };
 
 static enum kind kind_of(const char *buf, size_t len, char *line, size_t n)
 {
@@ -120,6 +121,8 @@ static enum kind kind_of(const char *buf, size_t len, char *line, size_t n)
 		return K_UNKNOWN;	/* a NUL: not text */
 	if (!strncmp(line, SA_DETAIL_HEADER_PREFIX, strlen(SA_DETAIL_HEADER_PREFIX)))
 		return K_DETAIL;
+	if (!strncmp(line, SA_UNLOADS_HEADER_PREFIX, strlen(SA_UNLOADS_HEADER_PREFIX)))
+		return K_UNLOADS;
 	if (!strncmp(line, "slab_account", 12))
 		return K_SNAPSHOT;	/* or a damaged header: its parser says so */
 	if (line[strspn(line, " \t\r")] && sa_trace_sniff(line))
@@ -132,6 +135,7 @@ static char *with_hint(char *err, enum kind kind)
 {
 	const char *hint = kind == K_DETAIL ?
 		" (a detail file: --leaks --once FILE or --advise --detail FILE reads it)" :
+		kind == K_UNLOADS ? " (an unloads file: --unloads FILE reads it)" :
 		kind == K_TRACE ? " (a kmem trace: --from-trace FILE reads it)" : NULL;
 	char *s;
 
@@ -151,6 +155,12 @@ int sa_load(struct sa_file *f, const char *path, char **err)
 
 int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 {
+	return sa_load_keep(f, path, max, NULL, NULL, err);
+}
+
+int sa_load_keep(struct sa_file *f, const char *path, size_t max, char **keep, size_t *keep_len,
+		 char **err)
+{
 	size_t len;
 	char *buf;
 	int ret;
@@ -165,7 +175,12 @@ int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err)
 
 		*err = with_hint(*err, kind_of(buf, len, line, sizeof(line)));
 	}
-	free(buf);
+	if (keep && !ret) {
+		*keep = buf;
+		*keep_len = len;
+	} else {
+		free(buf);
+	}
 	return ret;
 }
 
@@ -180,6 +195,21 @@ int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err
 			 &len, err))
 		return -1;
 	ret = sa_detail_parse_buffer(d, buf, len, sa_display_name(path), err);
+	free(buf);
+	return ret;
+}
+
+int sa_unloads_load(struct sa_unloads *u, const char *path, size_t max, char **err)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	memset(u, 0, sizeof(*u));
+	if (sa_read_path(path, max, SA_UNLOADS_HEADER_PREFIX, "slab_account unloads", &buf,
+			 &len, err))
+		return -1;
+	ret = sa_unloads_parse_buffer(u, buf, len, sa_display_name(path), err);
 	free(buf);
 	return ret;
 }

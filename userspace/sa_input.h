@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_input - the reader's inputs from their paths (`-` is standard input):
- * a slab_account file, a detail file or a kmem trace read and handed to its
- * parser (sa_parse, sa_detail, sa_trace), at most a given number of bytes
+ * a slab_account file, a detail file, an unloads file or a kmem trace read
+ * and handed to its parser (sa_parse, sa_detail, sa_unloads, sa_trace), at
+ * most a given number of bytes
  * for the files read whole, with the messages of open and read errors
  * ("PATH: strerror", with a hint for the usual /proc cases).
  */
@@ -14,6 +15,7 @@
 #include "sa_detail.h"
 #include "sa_parse.h"
 #include "sa_trace.h"
+#include "sa_unloads.h"
 
 /*
  * Read @path completely (`-` is standard input) with read() until end of
@@ -30,11 +32,21 @@ int sa_load(struct sa_file *f, const char *path, char **err);
  */
 int sa_load_max(struct sa_file *f, const char *path, size_t max, char **err);
 
+/* sa_load_max() that keeps the bytes read (with @keep: *@keep, *@keep_len; free it). */
+int sa_load_keep(struct sa_file *f, const char *path, size_t max, char **keep, size_t *keep_len,
+		 char **err);
+
 /*
  * Read @path whole (`-`: standard input) as a detail file and parse it; at
  * most @max bytes (0: no limit).  Errors as sa_load()'s.
  */
 int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err);
+
+/*
+ * Read @path whole (`-`: standard input) as an unloads file and parse it;
+ * at most @max bytes (0: no limit).  Errors as sa_load()'s.
+ */
+int sa_unloads_load(struct sa_unloads *u, const char *path, size_t max, char **err);
 
 /*
  * Read the kmem trace @path (`-`: standard input) and build its account
@@ -63,7 +75,8 @@ int sa_read_fd(int fd, char **buf, size_t *len);
  * Read @path ("-": standard input) into *@bufp (NUL terminated, *@lenp
  * bytes without it), at most @max bytes (0: no limit), stopping early when
  * the start shows it does not begin with @prefix (NULL: never).  0, or -1
- * with a malloc()ed message in *@err naming a file of @kind when too large.
+ * with a malloc()ed message in *@err naming a file of @kind when too large
+ * (and errno the error's).
  */
 int sa_read_path(const char *path, size_t max, const char *prefix,
 		 const char *kind, char **bufp, size_t *lenp, char **err);

@@ -9,9 +9,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sa_caller.h"
 
 #define HEADER_PREFIX SA_HEADER_PREFIX
 #define LEGEND_HINT "total slack req live live_req objs peak allocs/frees type caller"
@@ -37,7 +38,11 @@ static const char *const known_numeric_keys[] = {
 	"unknown frees", "missed frees", "dropped objects", "dropped sites",
 	"tracked objects", "object capacity", "call sites",
 	"call site capacity", "table memory",
+	/* 1.3 */
+	"module loads", "module unloads", "unwrap helpers", "hidden callers",
 };
+
+#define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */
 
 static int is_blank(char c)
 {
@@ -92,31 +97,11 @@ static int src_next(struct src *s)
 struct parser {
 	struct sa_file *f;
 	size_t sum_cap, row_cap;
-	unsigned long lineno;
-	char **err;
+	struct sa_where w;	/* name, line, message */
 };
 
-static int fail(struct parser *p, const char *fmt, ...) SA_PRINTF(2, 3);
-
-static int fail(struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	*p->err = sa_verror(p->f->name, p->lineno, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int bad_number(struct parser *p, const char *what, const char *s,
-		      size_t len)
-{
-	char *msg = sa_bad_number(what, s, len);
-	int ret = fail(p, "%s", msg ? msg : "out of memory");
-
-	free(msg);
-	return ret;
-}
+#define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
+#define bad_number(p, what, s, len) sa_fail_number(&(p)->w, what, s, len)
 
 /* Does @line (of @n bytes) start as the header does? */
 static int is_header(const char *line, size_t n)
@@ -223,7 +208,8 @@ static int parse_summary(struct parser *p, const char *line)
 			sa_quote(q, val, strlen(val));
 			return fail(p, "state '%s' is neither 'active' nor 'stopped'", q);
 		}
-	} else if (!e->is_num && is_known_numeric(key)) {
+	} else if (!e->is_num && (is_known_numeric(key) ||
+				  strncmp(key, RELOADED, strlen(RELOADED)) == 0)) {
 		char what[64];
 
 		snprintf(what, sizeof(what), "value of '%s'", key);
@@ -250,18 +236,30 @@ int sa_type_parse(const char *s, enum sa_type *type, const char **cache)
 	return 0;
 }
 
-static int parse_type(struct parser *p, struct sa_row *r, const char *t, size_t n)
+int sa_type_caller(struct sa_where *w, const char *s, const char *what, const char *hint,
+		   char **type_str, enum sa_type *type, const char **cache, char **caller)
 {
 	char q[SA_QUOTE_MAX + 4];
+	const char *t, *end;
+	size_t n = sa_token(&s, &t);
 
-	r->type_str = sa_dup_range(t, n);
-	if (!r->type_str)
-		return fail(p, "out of memory");
-	if (sa_type_parse(r->type_str, &r->type, &r->cache)) {
+	if (!n)
+		return sa_fail(w, "%s has no 'type' column%s", what, hint);
+	*type_str = sa_dup_range(t, n);
+	if (!*type_str)
+		return sa_fail(w, "out of memory");
+	if (sa_type_parse(*type_str, type, cache)) {
 		sa_quote(q, t, n);
-		return fail(p, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
+		return sa_fail(w, "unknown type '%s' (expected kmalloc, cache, cache:NAME or mixed)", q);
 	}
-	return 0;
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && is_blank(end[-1]))
+		end--;
+	if (end == s)
+		return sa_fail(w, "%s has no 'caller' column%s", what, hint);
+	*caller = sa_dup_range(s, (size_t)(end - s));
+	return *caller ? 0 : sa_fail(w, "out of memory");
 }
 
 /* The rules every row keeps (docs/format.md, "What holds between the numbers"). */
@@ -282,15 +280,49 @@ static int check_row(struct parser *p, const struct sa_row *r)
 	return 0;
 }
 
+int sa_row_key(struct sa_row *r, const struct sa_file *f)
+{
+	size_t i, plen = strlen(RELOADED);
+	struct sa_caller c;
+
+	sa_caller_split(r->caller, &c);
+	r->key_len = c.klen;
+	r->retired = c.unloaded != 0;
+	r->load = c.unloaded;
+	if (c.bad_unloaded || (c.unloaded && !c.mod))
+		return -1;
+	if (!c.mod || c.unloaded)
+		return 0;
+	r->load = 1;
+	for (i = 0; i < f->nsummary; i++) {
+		const struct sa_summary *e = &f->summary[i];
+
+		if (!strncmp(e->key, RELOADED, plen) && strlen(e->key) == plen + c.mlen &&
+		    !memcmp(e->key + plen, c.mod, c.mlen))
+			r->load = e->num;
+	}
+	return 0;
+}
+
+/* (1.3) The row's key and load; a retired row's caller ends in " [MODULE] unloaded#N". */
+static int row_load(struct parser *p, struct sa_row *r)
+{
+	char q[SA_QUOTE_MAX + 4];
+
+	if (!sa_row_key(r, p->f))
+		return 0;
+	sa_quote(q, r->caller, strlen(r->caller));
+	return fail(p, "caller '%s': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)", q);
+}
+
 static const char *const columns[] = {
-	"total", "slack", "req", "live", "live_req", "objs", "peak",
-	"allocs/frees", "type", "caller",
+	"total", "slack", "req", "live", "live_req", "objs", "peak", "allocs/frees",
 };
 
 static int parse_row(struct parser *p, const char *line)
 {
 	struct sa_file *f = p->f;
-	const char *s = line, *t, *slash, *end;
+	const char *s = line, *t, *slash;
 	char q[SA_QUOTE_MAX + 4];
 	struct sa_row *r;
 	size_t n, col;
@@ -299,7 +331,7 @@ static int parse_row(struct parser *p, const char *line)
 		return fail(p, "out of memory");
 	r = &f->rows[f->nrows++];
 	memset(r, 0, sizeof(*r));
-	r->line = p->lineno;
+	r->line = p->w.lineno;
 
 	for (col = 0; col <= SA_PEAK; col++) {
 		n = sa_token(&s, &t);
@@ -321,24 +353,10 @@ static int parse_row(struct parser *p, const char *line)
 	if (sa_parse_u64(slash + 1, (size_t)(t + n - slash - 1), &r->v[SA_FREES]))
 		return bad_number(p, "frees", slash + 1, (size_t)(t + n - slash - 1));
 
-	col++;
-	n = sa_token(&s, &t);
-	if (!n)
-		goto missing;
-	if (parse_type(p, r, t, n))
+	if (sa_type_caller(&p->w, s, "row", " (a row is '" LEGEND_HINT "')", &r->type_str,
+			   &r->type, &r->cache, &r->caller))
 		return -1;
-
-	col++;
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && is_blank(end[-1]))
-		end--;
-	if (end == s)
-		goto missing;
-	r->caller = sa_dup_range(s, (size_t)(end - s));
-	if (!r->caller)
-		return fail(p, "out of memory");
-	return check_row(p, r);
+	return check_row(p, r) || row_load(p, r);
 missing:
 	return fail(p, "row has no '%s' column (a row is '" LEGEND_HINT "')",
 		    columns[col]);
@@ -348,7 +366,7 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		     char **err)
 {
 	enum { HEADER, SUMMARY, ROWS } section = HEADER;
-	struct parser p = { .f = f, .err = err };
+	struct parser p = { .f = f, .w = { NULL, 0, err } };
 	int r, ret = -1;
 
 	memset(f, 0, sizeof(*f));
@@ -358,10 +376,11 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		*err = strdup("out of memory");
 		return -1;
 	}
+	p.w.name = f->name;
 	while ((r = src_next(s)) > 0) {
 		const char *line = s->line;
 
-		p.lineno++;
+		p.w.lineno++;
 		if (section == HEADER && !is_header(line, s->n) &&
 		    !is_header_start(line, s->n) && parse_header(&p, line, s->n))
 			goto out;	/* not our file: say so, whatever else is wrong */
@@ -396,7 +415,7 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		fail(&p, "read error: %s", strerror(errno));
 		goto out;
 	}
-	p.lineno++;
+	p.w.lineno++;
 	if (section == HEADER)
 		fail(&p, "empty file: expected the '" HEADER_PREFIX "1.x' header");
 	else if (section == SUMMARY)

@@ -9,9 +9,11 @@
  *   total slack req live live_req objs peak allocs/frees type caller
  *
  * Only major version 1 is accepted; rows must keep the format's rules
- * (req <= total, slack = total - req, live_req <= live); summary keys this parser does not know
- * are kept (as strings, and as numbers when they are numbers) but never
- * required.  Every error names the file and line: "FILE:LINE: what".
+ * (req <= total, slack = total - req, live_req <= live), and a caller
+ * whose last word starts with `unloaded#` must be a retired site's (1.3:
+ * `... [MODULE] unloaded#N`, N >= 1); summary keys this parser does not
+ * know are kept (as strings, and as numbers when they are numbers) but
+ * never required.  Every error names the file and line: "FILE:LINE: what".
  */
 #ifndef SA_PARSE_H
 #define SA_PARSE_H
@@ -58,6 +60,16 @@ struct sa_row {
 	const char *cache;	/* NAME of `cache:NAME` (inside type_str), or NULL */
 	char *caller;		/* rest of the line, trailing blanks removed */
 	unsigned long line;	/* line number in the file */
+	/*
+	 * (1.3) The module load the row is of: N of a retired row's
+	 * " unloaded#N"; for a live row of module M, `reloaded M`'s N or 1;
+	 * 0 for built-in code (no " [MODULE]").  key_len: the caller's
+	 * length without " unloaded#N" (a site's rows of several loads share
+	 * it; with the load it keys the row).
+	 */
+	uint64_t load;
+	int retired;
+	size_t key_len;
 };
 
 struct sa_summary {
@@ -112,6 +124,23 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
 char *sa_parse_version(const char *line, size_t n, const char *prefix,
 		       const char *kind, const char *format_name, uint64_t major,
 		       uint64_t *maj, uint64_t *min);
+
+/*
+ * The last two columns of a row at @s: the type (*@type_str malloc()ed,
+ * *@type, *@cache inside it) and the caller, the rest of the line less
+ * its blanks around (*@caller, malloc()ed).  0; or -1 with @w's message:
+ * "WHAT has no 'type' column HINT", an unknown type, no memory.
+ */
+int sa_type_caller(struct sa_where *w, const char *s, const char *what, const char *hint,
+		   char **type_str, enum sa_type *type, const char **cache, char **caller);
+
+/*
+ * (1.3) Set @r's key_len, load and retired from its caller and the
+ * `reloaded MODULE` keys of @f's summary (see struct sa_row).  0, or -1
+ * when the caller's last word starts with `unloaded#` but is not a
+ * retired site's ` [MODULE] unloaded#N`.
+ */
+int sa_row_key(struct sa_row *r, const struct sa_file *f);
 
 /*
  * The type column @s (NUL terminated): *@type, and *@cache the NAME of

@@ -8,6 +8,7 @@
 
 #include "sa_rows.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,9 +111,12 @@ static char *group_name(enum sa_by by, const struct sa_row *r)
 
 	sa_caller_split(r->caller, &c);
 	switch (by) {
-	case SA_BY_MODULE:
-		return c.mod ? sa_dup_range(c.mod, c.mlen) : strdup("vmlinux");
+	case SA_BY_MODULE:	/* a retired load's rows: "MODULE (load N, unloaded)" */
+		return sa_caller_module_dup(&c);
 	case SA_BY_FUNCTION:	/* the symbol, without +0xoff/0xlen, and its module */
+		if (c.unloaded)
+			return sa_format("%.*s [%.*s] (load %" PRIu64 ", unloaded)", (int)c.flen,
+					 c.func, (int)c.mlen, c.mod, c.unloaded);
 		return c.mod ? sa_format("%.*s [%.*s]", (int)c.flen, c.func, (int)c.mlen, c.mod) :
 			       sa_dup_range(c.func, c.flen);
 	case SA_BY_CACHE:	/* the type column as written */
@@ -279,10 +283,27 @@ static void add_item(struct sa_rows *r, const struct sa_row *old,
 	it->order = r->nall++;
 }
 
+/*
+ * The order of two rows' keys: the caller without " unloaded#N", then the
+ * module load (1.3), so that a live row of load N and its later retired
+ * self ("... unloaded#N") are one key.  Grouped rows have no key_len:
+ * their whole name.
+ */
+static int row_key_cmp(const struct sa_row *a, const struct sa_row *b)
+{
+	size_t la = a->key_len ? a->key_len : strlen(a->caller);
+	size_t lb = b->key_len ? b->key_len : strlen(b->caller);
+	int c = memcmp(a->caller, b->caller, la < lb ? la : lb);
+
+	if (!c)
+		c = (la > lb) - (la < lb);
+	return c ? c : (a->load > b->load) - (a->load < b->load);
+}
+
 static int row_ptr_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sa_row *a = pa, *b = pb;
-	int c = strcmp(a->caller, b->caller);
+	int c = row_key_cmp(a, b);
 
 	(void)ctx;
 	return c ? c : (a->line > b->line) - (a->line < b->line);
@@ -314,7 +335,8 @@ static uint64_t row_sites(const struct sa_file *f, const uint64_t *sites,
 
 /*
  * The items: @new's rows, or with @old the per call site deltas OLD ->
- * NEW.  Sites are matched by caller string; should one caller appear more
+ * NEW.  Sites are matched by caller string and module load (row_key_cmp:
+ * a live row joins its later retired self); should one caller appear more
  * than once in a file (raw addresses under kptr_restrict), the k-th
  * occurrence in OLD pairs with the k-th in NEW.
  */
@@ -342,7 +364,7 @@ static int build_items(struct sa_rows *r, const uint64_t *osites,
 		}
 		while (i < old->nrows || j < new->nrows) {
 			int c = i == old->nrows ? 1 : j == new->nrows ? -1 :
-				strcmp(a[i]->caller, b[j]->caller);
+				row_key_cmp(a[i], b[j]);
 
 			add_item(r, c <= 0 ? a[i] : NULL, c >= 0 ? b[j] : NULL,
 				 c <= 0 ? row_sites(old, osites, a[i]) : 0,
@@ -399,7 +421,7 @@ enum { M_PLAIN = 1, M_DIFF = 2, M_BY = 4, M_BYDIFF = 8, M_ALL = 15 };
 #define M_ONE (M_PLAIN | M_BY)		/* one file's rows */
 #define M_TWO (M_DIFF | M_BYDIFF)	/* deltas */
 
-enum { C_FIELD, C_ALLOCS_FREES, C_FRAG, C_STATUS, C_TYPE, C_CALLER };
+enum { C_FIELD, C_ALLOCS_FREES, C_FRAG, C_STATUS, C_UNLOADED, C_TYPE, C_CALLER };
 static const struct sa_col report_cols[] = {
 	/* title, name, text, csv, json, flags, id */
 	{ "total", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_TOTAL },
@@ -415,6 +437,9 @@ static const struct sa_col report_cols[] = {
 	{ "frag%", "frag", M_ONE, M_ONE, M_ONE, 0, 100 * C_FRAG },
 	{ "sites", NULL, M_BY | M_BYDIFF, M_BY | M_BYDIFF, M_BY | M_BYDIFF, 0, SA_KEY_SITES },
 	{ "status", NULL, M_TWO, M_TWO, M_TWO, SA_COL_LEFT, 100 * C_STATUS },
+	/* (1.3) N of a retired row's " unloaded#N", else 0 (JSON only: the
+	 * CSV's columns stay those scripts read by position) */
+	{ "unloaded", NULL, 0, 0, M_PLAIN | M_DIFF, 0, 100 * C_UNLOADED },
 	{ "type", NULL, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, SA_COL_LEFT, 100 * C_TYPE },
 	{ "caller", NULL, M_ALL, M_ALL, M_ALL, SA_COL_LEFT, 100 * C_CALLER },
 	{ NULL, NULL, 0, 0, 0, 0, 0 },
@@ -445,6 +470,9 @@ static void report_cell(const struct sa_table *t, size_t row, const struct sa_co
 		break;
 	case C_STATUS:
 		sa_cell_str(out, status_names[it->st]);
+		break;
+	case C_UNLOADED:
+		sa_cell_u64(out, it->row->retired ? it->row->load : 0);
 		break;
 	case C_TYPE:
 		sa_cell_str(out, it->row->type_str);

@@ -385,6 +385,7 @@ int sa_tr_build_file(struct tr *t, struct sa_file *f)
 		r->line = i + 1;
 		r->caller = s->caller;
 		s->caller = NULL;
+		sa_row_key(r, f);	/* a trace has no retired sites: load 1 */
 		f->nrows++;
 		if (type_string(r, s))
 			return -1;

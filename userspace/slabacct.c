@@ -12,10 +12,11 @@
  *   model, print  sa_rows.c (the rows model), sa_table.c (the column table
  *                 model and its text, CSV and JSON printers), pr_*.c (the
  *                 summary, the metrics, the flame graph, the treemap)
- *   utilities     sa_esc.c, sa_caller.c, sa_num.c, sa_merge.c, sa_json.c,
- *                 sa_out.c
+ *   utilities     sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c
  *   parsers       sa_input.c, sa_parse.c, sa_detail.c, sa_trace.c,
- *                 sa_tacct.c, sa_kallsyms.c, on sa_base.c
+ *                 sa_tacct.c, sa_kallsyms.c, on sa_base.c and sa_caller.c
+ *                 (the one caller splitter, which the parsers check
+ *                 callers with and every layer above names modules with)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,10 +24,12 @@
 #include <string.h>
 
 #include "cmd_advise.h"
+#include "cmd_check.h"
 #include "cmd_common.h"
 #include "cmd_leaks.h"
 #include "cmd_opts.h"
 #include "cmd_report.h"
+#include "cmd_unloads.h"
 #include "cmd_watch.h"
 #include "sa_kallsyms.h"
 #include "sa_out.h"
@@ -34,7 +37,8 @@
 /* What each command runs (cmd_opts.c says which options it takes). */
 static int (*const commands[CMD_N])(const struct opts *o) = {
 	[CMD_REPORT] = cmd_report, [CMD_DIFF] = cmd_report, [CMD_WATCH] = cmd_watch,
-	[CMD_LEAKS] = cmd_leaks, [CMD_ADVISE] = cmd_advise,
+	[CMD_LEAKS] = cmd_leaks, [CMD_ADVISE] = cmd_advise, [CMD_UNLOADS] = cmd_unloads,
+	[CMD_CHECK] = cmd_check, [CMD_SAVE] = cmd_save,
 };
 
 int main(int argc, char **argv)

@@ -7,8 +7,11 @@
  * failure and, on success, on every summary line and row.  A parsed file
  * must hold together: the version is 1.x, every row has a type and a
  * caller (NUL terminated strings, read to the end) and keeps the format's
- * rules (req <= total, slack = total - req, live_req <= live); and
- * sa_check_sums() finds no more differences than it has keys.  ASan/UBSan
+ * rules (req <= total, slack = total - req, live_req <= live); a retired
+ * row (1.3, " unloaded#N") is of a module and a load N >= 1, a module's
+ * live row of a load >= 1, a built-in row of none, and its key the caller
+ * less " unloaded#N"; and sa_check_sums() finds no more differences than
+ * it has keys.  ASan/UBSan
  * report memory and undefined-behaviour errors.
  */
 #define _GNU_SOURCE
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sa_caller.h"
 #include "sa_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -40,6 +44,7 @@ static void same(const struct sa_file *a, const struct sa_file *b)
 		if (memcmp(r->v, s->v, sizeof(r->v)) || r->type != s->type ||
 		    strcmp(r->type_str, s->type_str) ||
 		    strcmp(r->caller, s->caller) || r->line != s->line ||
+		    r->load != s->load || r->retired != s->retired || r->key_len != s->key_len ||
 		    !r->cache != !s->cache ||
 		    (r->cache && strcmp(r->cache, s->cache)))
 			abort();
@@ -58,6 +63,14 @@ static void sane(const struct sa_file *f)
 		    r->v[SA_REQ] > r->v[SA_TOTAL] ||
 		    r->v[SA_SLACK] != r->v[SA_TOTAL] - r->v[SA_REQ] ||
 		    r->v[SA_LIVE_REQ] > r->v[SA_LIVE])
+			abort();
+		struct sa_caller c;
+
+		sa_caller_split(r->caller, &c);
+		if (c.bad_unloaded || r->retired != (c.unloaded != 0) ||
+		    (r->retired && (!c.mod || r->load != c.unloaded)) ||
+		    (!c.mod && r->load) || (c.mod && !r->load) || r->key_len != c.klen ||
+		    (r->retired && r->key_len + strlen(" unloaded#") >= strlen(r->caller)))
 			abort();
 	}
 	char msg[64];

@@ -542,6 +542,332 @@ expect by-module-diff-json 0 -b module --json -d --no-summary $BY $BYA
 expect_err by-overflow 1 "slabacct: $TMP/by_big.txt: the total of the group m does not fit in 64 bits" -b module --no-summary "$TMP/by_big.txt"
 expect_order by-big-by-function "b [m] a [m]" -b function -s caller -r "$TMP/by_big.txt"
 
+# ---- retired call sites (format 1.3): a module's load that unloaded ----
+# fixtures/retired_before.txt: sa_fixed unloaded (load 1), sa_leak's load 1
+# live; retired.txt: sa_leak unloaded twice and loaded again (reloaded
+# sa_leak: 3), its retired rows keeping their objects, some freed since.
+
+R=fixtures/retired.txt
+RB=fixtures/retired_before.txt
+expect retired 0 $R
+expect retired-by-module 0 -b module --no-summary $R
+expect retired-by-function 0 -b function --no-summary -m sa_leak $R
+# a live row of load 1 joins its later retired self (unloaded#1); load 2's
+# and load 3's rows are new
+expect retired-diff 0 -d $RB $R
+expect retired-folded 0 --folded $R
+expect retired-json 0 --json --no-summary -m sa_leak $R
+expect_order retired-module "sa_leak_buf sa_leak_init sa_leak_init sa_leak_work sa_leak_init" -m sa_leak $R
+run retired-svg --svg "$TMP/r.svg" $R
+if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="module"><title>sa_leak (load [12], unloaded): live ' "$TMP/r.svg")" = 2 ] &&
+   [ "$(grep -c '^<g class="module"><title>sa_leak: live 256</title>' "$TMP/r.svg")" = 1 ]; then
+	pass retired-svg
+else
+	fail retired-svg "exit status $rc: $(grep '^<g class="module">' "$TMP/r.svg")"
+fi
+
+# ---- --unloads: what each module load left live at its unload ----
+# fixtures/unloads.txt: sa_fixed's clean unload; sa_leak's load 1 left 3
+# objects (2 sites), its load 2 one; retired.txt, read after them, has 1
+# of load 1's sa_leak_init objects and load 2's still live: 2 freed since.
+
+U=fixtures/unloads.txt
+expect unloads 0 --unloads $U $R
+expect unloads-alone 0 --unloads $U
+expect unloads-csv 0 --unloads --csv $U $R
+expect unloads-json 0 --unloads --json -m sa_leak $U $R
+# a snapshot read before the unloads joins none of them
+expect unloads-older 0 --unloads $U $RB
+# 10 sites, the top 8 listed: the other 2 are one row; 68 unloads dropped
+expect unloads-many 0 --unloads -H fixtures/unloads_many.txt
+# unloads_err NAME LINE MESSAGE: fixtures/unloads.txt with its line LINE
+# replaced (sed's "c" text), read by --unloads, fails with MESSAGE
+unloads_err() {
+	sed "$2" $U >"$TMP/unl.txt"
+	expect_err "$1" 1 "slabacct: $TMP/unl.txt:$3" --unloads "$TMP/unl.txt"
+}
+unloads_err unloads-v2 '1s/1\.0/2.0/' "1: unsupported unloads format version 2.0 (this reader understands 1.x)"
+unloads_err unloads-no-kept '/^kept/d' "4: no 'kept' line before the legend"
+unloads_err unloads-bad-now 's/^now: 1234/now: 12x4/' "2: now '12x4' is not an unsigned decimal number"
+unloads_err unloads-when-after-now 's/^1230 /1235 /' "11: when 1235 is after now 1234"
+unloads_err unloads-order 's/^1230 /1190 /' "11: when 1190 is before the previous unload's 1200 (unloads come in their order)"
+unloads_err unloads-load-order 's/^1230 sa_leak 2/1230 sa_leak 1/' "11: sa_leak's load 1 unloaded after its load 1 (line 8): a module's loads only increase"
+unloads_err unloads-req-over-bytes 's/^  1 128 100 3/  1 128 200 3/' "12: req 200 is more than bytes 128 (bytes >= req)"
+unloads_err unloads-sites-count 's/^1200 sa_leak 1 3 384 300 2/1200 sa_leak 1 3 384 300 3/' "11: the unload of line 8 has 2 site lines, not 3 (min(sites, 8))"
+unloads_err unloads-sum 's/^  1 128 100 15/  1 120 100 15/' "11: the site lines of the unload of line 8 have 376 bytes, not its 384"
+unloads_err unloads-wrong-load 's/work+0x22\/0x60 \[sa_leak\] unloaded#1/work+0x22\/0x60 [sa_leak] unloaded#2/' "10: the caller ends in ' [sa_leak] unloaded#2', not ' [sa_leak] unloaded#1' (the unload's module and load)"
+unloads_err unloads-not-retired 's/ \[sa_leak\] unloaded#2$/ [sa_leak]/' "12: the caller does not end in ' [sa_leak] unloaded#2' (the unload's module and load)"
+unloads_err unloads-site-more 's/^1230 sa_leak 2 1 128 100 1/1230 sa_leak 2 1 128 100 0/' "12: one site line more than the unload of line 11 has (sites 0, at most 8 lines)"
+unloads_err unloads-site-first '7,8d' "7: a site line before the first unload line"
+unloads_err unloads-blanks 's/^  1 128 100 3/ 1 128 100 3/' "12: a site line starts with two blanks, an unload line with none"
+unloads_err unloads-kept 's/^kept: 3/kept: 2/' "13: kept 2, unloads 3: the file has 3 unload records (kept, at most unloads)"
+unloads_err unloads-oldest 's/^  1 128 100 3 /  1 128 100 1231 /' "12: oldest 1231 is more than the unload's when 1230"
+unloads_err unloads-clean-bytes 's/^1180 sa_fixed 1 0 0 0 0/1180 sa_fixed 1 0 8 0 0/' "7: objs is 0 but bytes or sites is not"
+unloads_err unloads-legend '6d' "6: expected the second '#' legend line ('#  objs bytes req oldest type caller')"
+head -c 200 $U >"$TMP/unl.txt"
+expect_err unloads-truncated 1 "slabacct: $TMP/unl.txt:9: line not terminated by a newline (truncated file?)" --unloads "$TMP/unl.txt"
+expect_err unloads-main-file 1 "slabacct: $V:1: not a slab_account unloads file: expected 'slab_account unloads - version: 1.x', got 'slab_account - version: 1.0'" --unloads $V
+expect_err unloads-as-snapshot 1 "slabacct: $U:1: not a slab_account file: expected 'slab_account - version: 1.x', got 'slab_account unloads - version: 1.0' (an unloads file: --unloads FILE reads it)" $U
+if [ ! -e /proc/slab_account_unloads ]; then
+	expect_err unloads-no-module 1 \
+		"slabacct: /proc/slab_account_unloads: No such file or directory (is the module loaded? insmod slab_account.ko)" --unloads
+fi
+
+# ---- --check: the gate ----
+# The driver author's loop: sa_fixed (fixtures/fixed_base.txt while loaded,
+# fixed.txt after its clean unload, fixed_unloads.txt) passes its rules;
+# sa_leak (retired_before.txt, retired.txt, unloads.txt) fails its own,
+# naming the sites.  Exit 0 all hold, 1 one fails, 2 usage.
+
+GF="--rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt"
+GL="--rules fixtures/gate_leak.rules --unloads-file $U $RB $R"
+# shellcheck disable=SC2086
+{
+expect gate-fixed 0 --check $GF
+expect gate-leak 1 --check $GL
+expect gate-fixed-ktap 0 --check --ktap $GF
+expect gate-leak-ktap 1 --check --ktap $GL
+expect gate-leak-junit 1 --check --junit $GL
+expect gate-leak-json 1 --check --json $GL
+}
+# every rule, passing and failing (gate_rule NAME RC RULE [ARGS]: the
+# text output's result lines, exactly)
+gate_rule() {
+	name=$1
+	want_rc=$2
+	rule=$3
+	shift 3
+	run "$name" --check -R "$rule" "$@"
+	{ sed -n 's/^\(PASS\|FAIL\) [0-9]* //p; /^       /p' "$TMP/out"; cat "$TMP/err"; } >"$TMP/got"
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit status $rc, want $want_rc: $(cat "$TMP/got")"
+	elif ! cmp -s "$TMP/want" "$TMP/got"; then
+		fail "$name" "$(diff "$TMP/want" "$TMP/got")"
+	else
+		pass "$name"
+	fi
+}
+want() {
+	printf '%s\n' "$@" >"$TMP/want"
+}
+want "live <= 512 module sa_leak: module sa_leak: 512 live bytes (limit 512)"
+gate_rule rule-live-pass 0 "live <= 512 module sa_leak" $R
+want "live <= 511 module sa_leak: module sa_leak: 512 live bytes (limit 511)" \
+     "       module sa_leak: 512 live bytes, over 511 bytes"
+gate_rule rule-live-fail 1 "live <= 511 module sa_leak" $R
+want "objs <= 3 loaded module sa_leak: loaded module sa_leak: 2 live objects (limit 3)"
+gate_rule rule-objs-pass 0 "objs <= 3 loaded module sa_leak" $R
+want "objs <= 3 module sa_leak: module sa_leak: 4 live objects (limit 3)" \
+     "       module sa_leak: 4 live objects, over 3"
+gate_rule rule-objs-fail 1 "objs <= 3 module sa_leak" $R
+want "live <= 4095 per site: 2 of 7 sites of all call sites over 4095" \
+     "       alloc_inode+0x4f/0x120: 4096 live bytes, over 4095 bytes" \
+     "       seq_read_iter+0x110/0x430: 4096 live bytes, over 4095 bytes"
+gate_rule rule-live-per-site 1 "live <= 4095 per site" $R
+want "live <= 4K per module not module vmlinux: 0 of 3 modules of not module vmlinux over 4096"
+gate_rule rule-live-per-module-pass 0 "live <= 4K per module not module vmlinux" $R
+want "live <= 4K per function module sa_leak: 0 of 3 functions of module sa_leak over 4096"
+gate_rule rule-per-function 0 "live <= 4K per function module sa_leak" $R
+want "live <= 4K per cache: 1 of 3 caches of all call sites over 4096" \
+     "       kmalloc: 4608 live bytes, over 4096 bytes"
+gate_rule rule-per-cache 1 "live <= 4K per cache" $R
+want "slack <= 12%: all call sites: slack 12.0% (2944 of 24576 bytes allocated) (limit 12%)"
+gate_rule rule-slack-pass 0 "slack <= 12%" $R
+want "slack <= 11.97%: all call sites: slack 12.0% (2944 of 24576 bytes allocated) (limit 11.97%)" \
+     "       all call sites: slack 12.0% (2944 of 24576 bytes allocated), over 11.97%"
+gate_rule rule-slack-fail 1 "slack <= 11.97%" $R
+want "slack <= 2943 type kmalloc: type kmalloc: slack 18.7% (2944 of 15744 bytes allocated) (limit 2943)" \
+     "       type kmalloc: slack 18.7% (2944 of 15744 bytes allocated), over 2943 bytes"
+gate_rule rule-slack-bytes 1 "slack <= 2943 type kmalloc" $R
+want "growth <= 33.3% module sa_leak: module sa_leak: +33.3% live bytes (384 -> 512) (limit 33.3%)" \
+     "       module sa_leak: +33.3% live bytes (384 -> 512), over 33.3%"
+gate_rule rule-growth-pct-fail 1 "growth <= 33.3% module sa_leak" $RB $R
+want "growth <= 33.34% module sa_leak: module sa_leak: +33.3% live bytes (384 -> 512) (limit 33.34%)"
+gate_rule rule-growth-pct-pass 0 "growth <= 33.34% module sa_leak" $RB $R
+want "growth <= 127 module sa_leak: module sa_leak: +128 live bytes (384 -> 512) (limit 127)" \
+     "       module sa_leak: +128 live bytes (384 -> 512), over 127 bytes"
+gate_rule rule-growth-fail 1 "growth <= 127 module sa_leak" --baseline $RB $R
+want "growth <= 50% per site module vmlinux: 1 of 2 sites of module vmlinux over 50%" \
+     "       seq_read_iter+0x110/0x430: +4096 live bytes, none in the baseline (0 -> 4096), over 50%"
+gate_rule rule-growth-new-site 1 "growth <= 50% per site module vmlinux" $RB $R
+want "no growing module sa_leak not site sa_leak_init+0x1a/0x40: 0 of 2 call sites of module sa_leak not site sa_leak_init+0x1a/0x40 hold more objects than in the baseline"
+gate_rule rule-growing-pass 0 "no growing module sa_leak not site sa_leak_init+0x1a/0x40" $RB $R
+want "no growing function sa_leak_init: 1 of 1 call sites of function sa_leak_init hold more objects than in the baseline" \
+     "       sa_leak_init+0x1a/0x40 [sa_leak]: live objects 2 -> 4 (+2), live bytes 256 -> 512 (+256)"
+gate_rule rule-growing-fail 1 "no growing function sa_leak_init" $RB $R
+# the growing verdict of two detail files (as --leaks: the 30 s old leak grows, the churn is a steady cache)
+want "no growing module sa_test: 1 call site of module sa_test growing (--leaks: more live objects, the oldest 10 s or older)" \
+     "       sa_test_leak_fn+0x2c/0x80 [sa_test]: growing: live objects 21 -> 31, bytes 10752 -> 15872 in 10 s, oldest 30s"
+gate_rule rule-growing-detail 1 "no growing module sa_test" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
+want "no growing module vmlinux: 0 call sites of module vmlinux growing (--leaks: more live objects, the oldest 10 s or older)"
+gate_rule rule-growing-detail-pass 0 "no growing module vmlinux" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
+want "no left-at-unload module sa_leak not function sa_leak_init: 1 of 1 unloads of module sa_leak not function sa_leak_init left 1 object still live at the unload" \
+     "       sa_leak (load 1), unloaded 34s ago: sa_leak_work+0x22/0x60 [sa_leak] unloaded#1: 1 object (128 bytes) still live at the unload, oldest 15s; since: 1 freed, 0 still live"
+gate_rule rule-left-not 1 "no left-at-unload module sa_leak not function sa_leak_init" --unloads-file $U $R
+want "no left-at-unload module sa_fixed: none of 1 unload of module sa_fixed left an object live"
+gate_rule rule-left-pass 0 "no left-at-unload module sa_fixed" --unloads-file $U $R
+# a snapshot read before the unloads: what became of the objects is not said
+want "no left-at-unload module sa_leak: 2 of 2 unloads of module sa_leak left 4 objects still live at the unload" \
+     "       sa_leak (load 1), unloaded 34s ago: sa_leak_init+0x1a/0x40 [sa_leak] unloaded#1: 2 objects (256 bytes) still live at the unload, oldest 15s" \
+     "       sa_leak (load 1), unloaded 34s ago: sa_leak_work+0x22/0x60 [sa_leak] unloaded#1: 1 object (128 bytes) still live at the unload, oldest 15s" \
+     "       sa_leak (load 2), unloaded 4s ago: sa_leak_init+0x1a/0x40 [sa_leak] unloaded#2: 1 object (128 bytes) still live at the unload, oldest 3s"
+gate_rule rule-left-older 1 "no left-at-unload module sa_leak" --unloads-file $U $RB
+want "no left-at-unload cache nosuch: none of 1 unload of cache nosuch left an object live"
+gate_rule rule-left-cache 0 "no left-at-unload cache nosuch" --unloads-file $U $R
+want "no live-after-unload type kmalloc: 2 of 5 retired call sites of type kmalloc still hold 2 objects (256 bytes)" \
+     "       sa_leak_init+0x1a/0x40 [sa_leak] unloaded#1: 1 object (128 bytes) still live after its module's load 1 unloaded" \
+     "       sa_leak_init+0x1a/0x40 [sa_leak] unloaded#2: 1 object (128 bytes) still live after its module's load 2 unloaded"
+gate_rule rule-live-after-fail 1 "no live-after-unload type kmalloc" $R
+want "no live-after-unload module sa_fixed: no object of the 1 retired call site of module sa_fixed is still live"
+gate_rule rule-live-after-pass 0 "no live-after-unload module sa_fixed" $R
+want "live <= 0 unloaded cache kmalloc: unloaded cache kmalloc: none in the snapshot (limit 0)"
+gate_rule rule-nothing-selected 0 "live <= 0 unloaded cache kmalloc" $R
+
+# baselines: saved with --save-baseline (the bytes read, replaced whole),
+# or the snapshot --check judged; the same verdicts as the pair
+run save-baseline --save-baseline "$TMP/base.txt" $RB
+if [ "$rc" = 0 ] && [ ! -s "$TMP/out" ] && cmp -s $RB "$TMP/base.txt"; then
+	pass save-baseline
+else
+	fail save-baseline "exit status $rc: $(cat "$TMP/err")"
+fi
+# shellcheck disable=SC2086
+run gate-saved-baseline --check --rules fixtures/gate_leak.rules --unloads-file $U --baseline "$TMP/base.txt" $R
+sed "s|$TMP/base.txt|$RB|" "$TMP/out" >"$TMP/got"
+if [ "$rc" = 1 ] && cmp -s expected/gate-leak.out "$TMP/got"; then
+	pass gate-saved-baseline
+else
+	fail gate-saved-baseline "exit status $rc: $(diff expected/gate-leak.out "$TMP/got" | head -5)"
+fi
+# shellcheck disable=SC2086
+run gate-save-checked --check $GF --save-baseline "$TMP/next.txt" -o "$TMP/report.txt"
+if [ "$rc" = 0 ] && cmp -s fixtures/fixed.txt "$TMP/next.txt" && cmp -s expected/gate-fixed.out "$TMP/report.txt"; then
+	pass gate-save-checked
+else
+	fail gate-save-checked "exit status $rc: $(cat "$TMP/err")"
+fi
+expect_err save-baseline-bad 1 "slabacct: $U:1: not a slab_account file: expected 'slab_account - version: 1.x', got 'slab_account unloads - version: 1.0' (an unloads file: --unloads FILE reads it)" --save-baseline "$TMP/x.txt" $U
+# a reset of slab_account between the baseline and now is said, in every format
+sed 's/^state: stopped$/state: active/; s/^number of allocs: 158$/number of allocs: 500/' $RB >"$TMP/reset.txt"
+run gate-reset --check -R "growth <= 8K" "$TMP/reset.txt" $R
+if [ "$rc" = 0 ] && grep -qx "note: the current snapshot has fewer allocs than the baseline (167 < 500): slab_account was reset or reloaded in between; live objects and bytes are compared as they are" "$TMP/out"; then
+	pass gate-reset
+else
+	fail gate-reset "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+run gate-reset-ktap --check --ktap -R "growth <= 8K" "$TMP/reset.txt" $R
+if [ "$rc" = 0 ] && grep -qx "# note: the current snapshot has fewer allocs than the baseline (167 < 500): .*" "$TMP/out"; then
+	pass gate-reset-ktap
+else
+	fail gate-reset-ktap "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+
+# KTAP read by the kernel's own parser (tools/testing/kunit/kunit_parser.py
+# of an unpacked kernel tree: SA_KUNIT_DIR, or the cache's sources)
+KUNIT=${SA_KUNIT_DIR:-}
+if [ -z "$KUNIT" ]; then
+	for d in "${SA_CACHE:-$HERE/../../.cache}"/src/*/linux-source-*/tools/testing/kunit; do
+		[ -f "$d/kunit_parser.py" ] && KUNIT=$d
+	done
+fi
+if [ -n "$KUNIT" ] && command -v python3 >/dev/null 2>&1; then
+	for g in fixed leak; do
+		python3 ktap_check.py "$KUNIT" expected/gate-$g-ktap.out >"$TMP/parsed" 2>&1
+		if cmp -s expected/gate-$g-ktap.parsed "$TMP/parsed"; then
+			pass "gate-$g-ktap: kunit_parser.py ($KUNIT)"
+		else
+			fail "gate-$g-ktap: kunit_parser.py" "$(diff expected/gate-$g-ktap.parsed "$TMP/parsed")"
+		fi
+	done
+else
+	echo "skip cli: KTAP through kunit_parser.py (no kernel tree: SA_KUNIT_DIR or \$SA_CACHE/src/*/linux-source-*)"
+fi
+# JUnit XML against the schema (junit.xsd: Jenkins' junit-10.xsd's structure)
+if command -v xmllint >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	printf 'live <= 0 per site\nslack <= 0%% per cache\n' >"$TMP/all.rules"
+	for args in "$GF" "$GL" "--rules $TMP/all.rules fixtures/escapes.txt" "--rules $TMP/all.rules fixtures/quoting.txt"; do
+		"$SLABACCT" --check --junit $args >"$TMP/j.xml" 2>/dev/null
+		if [ -s "$TMP/j.xml" ] && xmllint --noout --schema junit.xsd "$TMP/j.xml" >"$TMP/err" 2>&1; then
+			pass "junit schema: $args"
+		else
+			fail "junit schema: $args" "$(head -5 "$TMP/err")"
+		fi
+	done
+else
+	echo "skip cli: JUnit schema (no xmllint: apt-get install libxml2-utils)"
+fi
+if command -v python3 >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	if "$SLABACCT" --check --json $GL | python3 -m json.tool >/dev/null 2>"$TMP/err"; then
+		pass "json valid: --check --json"
+	else
+		fail "json valid: --check --json" "$(cat "$TMP/err")"
+	fi
+fi
+
+# bad rules: exit 2, what, where (FILE:LINE:COLUMN or --rule N:COLUMN), what was expected
+gate_err() {
+	name=$1
+	msg=$2
+	shift 2
+	run "$name" --check "$@"
+	if [ "$rc" != 2 ] || [ -s "$TMP/out" ] || [ "$(cat "$TMP/err")" != "$msg" ]; then
+		fail "$name" "exit status $rc, stderr '$(cat "$TMP/err")', want '$msg'"
+	else
+		pass "$name"
+	fi
+}
+gate_err rule-bad-limit "slabacct: --rule 1:9: rule 'live <= 64Q module x': '64Q' is not a limit; expected a size (64K, 2M: K, M, G, T, P, E, 1024 based)" -R "live <= 64Q module x" $R
+gate_err rule-bad-op "slabacct: --rule 2:7: rule 'slack < 10%': expected '<=' after 'slack' (a rule is 'slack <= LIMIT ...')" -R "live <= 1K" -R "slack < 10%" $R
+gate_err rule-bad-start "slabacct: --rule 1:1: rule 'bytes <= 1K': 'bytes' starts no rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "bytes <= 1K" $R
+gate_err rule-bad-noun "slabacct: --rule 1:4: rule 'no leaks': 'no' without what; expected growing, left-at-unload or live-after-unload after it" -R "no leaks" $R
+gate_err rule-bad-pct "slabacct: --rule 1:9: rule 'live <= 5%': live takes a number of bytes, not a percentage; expected a limit such as 64K" -R "live <= 5%" $R
+gate_err rule-bad-decimals "slabacct: --rule 1:10: rule 'slack <= 12.345%': '12.345%' is not a percentage; expected digits with at most two decimals and '%' (12.5%)" -R "slack <= 12.345%" $R
+gate_err rule-bad-selector "slabacct: --rule 1:12: rule 'live <= 1K modul x': 'modul' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded or not" -R "live <= 1K modul x" $R
+gate_err rule-no-name "slabacct: --rule 1:18: rule 'live <= 1K module': 'module' without its NAME; expected it after 'module'" -R "live <= 1K module" $R
+gate_err rule-bad-type "slabacct: --rule 1:17: rule 'live <= 1K type slab': type 'slab'; expected kmalloc, cache, multi or mixed" -R "live <= 1K type slab" $R
+gate_err rule-bad-scope "slabacct: --rule 1:16: rule 'live <= 1K per file': 'per' without a scope; expected site, function, module or cache after it" -R "live <= 1K per file" $R
+gate_err rule-growing-scope "slabacct: --rule 1:12: rule 'no growing per module': 'no growing' judges call sites; expected no 'per' (or 'per site')" -R "no growing per module" $R
+gate_err rule-not-unloaded "slabacct: --rule 1:16: rule 'live <= 1K not unloaded': 'not unloaded'; expected loaded instead" -R "live <= 1K not unloaded" $R
+gate_err rule-hash "slabacct: --rule 1:12: rule 'live <= 1K # budget': '#' in a rule; expected none (in a rules file it starts a comment)" -R "live <= 1K # budget" $R
+gate_err rule-empty "slabacct: --rule 1:1: rule '': an empty rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "" $R
+printf '# budgets\nlive <= 1K module sa_leak\n\n  slack <= 25 %%   # spaced\n' >"$TMP/bad.rules"
+gate_err rules-file-bad "slabacct: $TMP/bad.rules:4:15: rule 'slack <= 25 %': '%' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded or not" --rules "$TMP/bad.rules" $R
+printf '# nothing\n\n' >"$TMP/empty.rules"
+gate_err rules-file-empty "slabacct: $TMP/empty.rules: no rule in the file (one rule per line; '#' starts a comment)" --rules "$TMP/empty.rules" $R
+gate_err rules-file-missing "slabacct: $TMP/none.rules: No such file or directory" --rules "$TMP/none.rules" $R
+gate_err rule-needs-baseline "slabacct: --rule 1: rule 'growth <= 1K' compares with a baseline: give BASELINE CURRENT, --baseline FILE" -R "growth <= 1K" $R
+gate_err rule-needs-baseline-growing "slabacct: --rule 1: rule 'no growing' compares with a baseline: give BASELINE CURRENT, --baseline FILE or --baseline-detail FILE (two detail files)" -R "no growing" $R
+printf 'no left-at-unload\n' >"$TMP/u.rules"
+gate_err rule-needs-unloads "slabacct: $TMP/u.rules:1: rule 'no left-at-unload' reads the unloads file: give --unloads-file FILE (/proc/slab_account_unloads when no snapshot is named)" --rules "$TMP/u.rules" $R
+gate_err check-detail-alone "slabacct: --detail names the current detail file of --baseline-detail's pair (the growing verdict): give both" -R "no growing" --detail fixtures/leaks_new.txt $R
+
+# ---- docs/reader.md's worked examples of 1.3, byte for byte ----
+# doc_example NAME ARGS: the block after the line "    $ slabacct ARGS"
+# of docs/reader.md (its lines indented by 4, blank lines kept, up to the
+# first line that is neither) is the output of slabacct ARGS run in
+# fixtures/
+doc_example() {
+	name=$1
+	shift
+	awk -v cmd="    \$ slabacct $*" '
+		$0 == cmd { on = 1; next }
+		on && /^    / { for (; blank > 0; blank--) print ""; print substr($0, 5); next }
+		on && /^$/ { blank++; next }
+		on { exit }' ../../docs/reader.md >"$TMP/doc"
+	# shellcheck disable=SC2068
+	(cd fixtures && "$SLABACCT" $@) >"$TMP/got" 2>&1
+	if [ -s "$TMP/doc" ] && cmp -s "$TMP/doc" "$TMP/got"; then
+		pass "$name"
+	else
+		fail "$name" "docs/reader.md's example differs: $(diff "$TMP/doc" "$TMP/got" | head -5)"
+	fi
+}
+doc_example doc-retired-by-module -b module --no-summary retired.txt
+doc_example doc-unloads --unloads unloads.txt retired.txt
+doc_example doc-gate --check --rules gate_leak.rules --unloads-file unloads.txt retired_before.txt retired.txt
+
 # ---- watch ----
 
 # Not a terminal: no clear codes; each refresh headed by its time (UTC,
@@ -1113,6 +1439,11 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-leaks-json --leaks --json --once fixtures/leaks_new.txt
 	oom_case oom-advise --advise --detail fixtures/advise_amd64_detail.txt fixtures/advise_amd64.txt
 	oom_case oom-advise-csv --advise --csv --detail fixtures/advise_arm64_detail.txt fixtures/advise_arm64.txt
+	oom_case oom-unloads --unloads fixtures/unloads.txt fixtures/retired.txt
+	oom_case oom-retired-by --by module fixtures/retired.txt
+	# (rules that hold: exit 1 is then an error's, and must say so)
+	oom_case oom-check --check --rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt
+	oom_case oom-check-detail --check -R "no growing module vmlinux" -R "slack <= 100% per function" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt fixtures/valid.txt
 else
 	echo "skip cli: memory that runs out (SA_PLAIN and SA_FAILALLOC unset: make -C userspace check sets them)"
 fi
@@ -1143,8 +1474,8 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
-usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --csv --json $V
-usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded and --svg exclude each other" --openmetrics --csv $V
+usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --csv --json $V
+usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --openmetrics --csv $V
 usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
 usage_err svg-frag "slabacct: --svg sizes the areas by the first sort key: a number of bytes or a count (not frag or caller)" --svg x.svg -s frag $V
 usage_err folded-diff "slabacct: --folded writes one file's stacks: not with --diff or --watch" --folded -d $B $A
@@ -1199,7 +1530,7 @@ usage_err leaks-stdin "slabacct: --leaks reads the detail file twice: it cannot 
 usage_err leaks-bad-min-age "slabacct: --leaks-min-age: '1m' is not a whole number of seconds" --leaks --leaks-min-age 1m
 usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with --leaks" --advise --once $V
 usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
-usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks or --advise" --detail x $V
+usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks, --advise or --check" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
 usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
@@ -1207,6 +1538,19 @@ usage_err trace-watch "slabacct: --from-trace reads a trace once: not with --wat
 usage_err trace-advise "slabacct: --advise needs the running kernel's size classes: not with --from-trace" --from-trace $V --advise
 usage_err trace-leaks "slabacct: --leaks with --from-trace takes --once (the ages at the trace's end)" --from-trace $V --leaks
 usage_err trace-detail "slabacct: --from-trace is the input: not with --detail" --from-trace $V --leaks --once --detail x
+usage_err check-no-rules "slabacct: --check needs rules: --rule RULE (repeated) or --rules FILE" --check $R
+usage_err check-three "slabacct: --check reads [BASELINE] CURRENT (or --baseline FILE and [CURRENT])" --check -R "live <= 1K" $R $R $R
+usage_err check-baseline-twice "slabacct: --check reads [BASELINE] CURRENT (or --baseline FILE and [CURRENT])" --check -R "live <= 1K" --baseline $R $R $R
+usage_err check-diff "slabacct: --check is a command of its own: not with --diff, --watch, --leaks, --advise, --from-trace or --unloads" --check --leaks -R "live <= 1K" $R
+usage_err check-csv "slabacct: --check does not go with --csv" --check --csv -R "live <= 1K" $R
+usage_err ktap-alone "slabacct: --ktap and --junit are the outputs of --check" --ktap $R
+usage_err rule-alone "slabacct: --rule, --rules, --baseline, --baseline-detail and --unloads-file go with --check" -R "live <= 1K" $R
+usage_err check-stdin-twice "slabacct: --check: standard input can be one of its inputs only" --check --rules - $R -
+usage_err save-alone-json "slabacct: --save-baseline FILE [SNAPSHOT] saves a snapshot: alone it takes only --max-input (with --check, the check's options)" --save-baseline x --json $R
+usage_err save-two "slabacct: --save-baseline FILE saves one SNAPSHOT (default /proc/slab_account)" --save-baseline x $R $R
+usage_err unloads-three "slabacct: --unloads reads [UNLOADS [SNAPSHOT]]: the unloads file, and a later snapshot to tell what was freed since" --unloads $U $R $R
+usage_err unloads-watch "slabacct: --unloads is a command of its own: not with --diff, --watch, --leaks, --advise or --from-trace" --unloads -w $U
+usage_err unloads-sort "slabacct: --unloads does not go with --sort" --unloads -s live $U
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
 usage_err kallsyms-stdin "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - --from-trace -
 usage_err kallsyms-stdin-diff "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - -d $V -

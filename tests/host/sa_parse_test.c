@@ -416,6 +416,52 @@ static void test_caller_module(void)
 	CHECK(sa_caller_via("via x", &n) == NULL);
 }
 
+/* (1.3) retired sites: " unloaded#N" split off first, the load of every row */
+static void test_retired(void)
+{
+	static const char text[] = HDR "module loads: 3\nreloaded sa_leak: 2\n" LEGEND
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [sa_leak] unloaded#1\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [sa_leak]\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc g+0x1/0x2 [other] via kvmalloc_node unloaded#12\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc g+0x1/0x2 [other]\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc h+0x1/0x2\n";
+	static const uint64_t loads[] = { 1, 2, 12, 1, 0 };
+	struct sa_caller c;
+	struct sa_file f;
+	char name[64];
+	size_t i;
+
+	sa_caller_split("f+0x1/0x2 [m] via kvmalloc_node unloaded#7", &c);
+	CHECK(c.unloaded == 7 && c.klen == 31 && c.slen == 9 && c.mlen == 1 && *c.mod == 'm' &&
+	      c.vlen == 13 && !strncmp(c.via, "kvmalloc_node", 13) && c.flen == 1);
+	CHECK(sa_caller_module_name(&c, name, sizeof(name)) == 20);
+	CHECK_STR(name, "m (load 7, unloaded)");
+	sa_caller_split("f+0x1/0x2 [m] unloaded#0", &c);
+	CHECK(c.unloaded == 0 && c.bad_unloaded && c.mod == NULL);
+	sa_caller_split("f+0x1/0x2 [m] unloaded#", &c);
+	CHECK(c.unloaded == 0 && c.bad_unloaded);
+	sa_caller_split("unloaded#3", &c);
+	CHECK(c.unloaded == 0 && !c.bad_unloaded && c.klen == 10);
+	sa_caller_split("f+0x1/0x2 [m]", &c);
+	CHECK(sa_caller_module_name(&c, name, sizeof(name)) == 1 && !strcmp(name, "m"));
+	sa_caller_split("f+0x1/0x2", &c);
+	CHECK(sa_caller_module_name(&c, name, sizeof(name)) == 7 && !strcmp(name, "vmlinux"));
+	if (EXPECT_OK(&f, text) == 0) {
+		for (i = 0; i < f.nrows; i++)
+			CHECK(f.rows[i].load == loads[i] && f.rows[i].retired == (i == 0 || i == 2));
+		CHECK(f.rows[0].key_len == 19 && f.rows[2].key_len == 35);
+		sa_file_free(&f);
+	}
+	EXPECT_ERROR(MINIMAL "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] unloaded#0\n",
+		     "t.txt:5: caller 'f+0x1/0x2 [m] unloaded#0': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)");
+	EXPECT_ERROR(MINIMAL "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 unloaded#2\n",
+		     "t.txt:5: caller 'f+0x1/0x2 unloaded#2': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)");
+	EXPECT_ERROR(HDR "reloaded m: two\n" LEGEND,
+		     "t.txt:2: value of 'reloaded m' 'two' is not an unsigned decimal number");
+	EXPECT_ERROR(HDR "module unloads: -1\n" LEGEND,
+		     "t.txt:2: value of 'module unloads' '-1' is not an unsigned decimal number");
+}
+
 static void check_io_error(const char *path, int errnum, const char *want,
 			   int line)
 {
@@ -663,6 +709,7 @@ int main(void)
 	run("callers longer than 4 KiB (buffer and stream)", test_long_lines);
 	run("5000 rows", test_many_rows);
 	run("module of a caller", test_caller_module);
+	run("retired call sites (1.3): unloaded#N, loads, reloaded MODULE", test_retired);
 	run("open/read error messages and hints", test_io_errors);
 	run("sa_load from a file, a missing file, a directory", test_load);
 	run("sa_read_fd reads a pipe to its end", test_read_fd_pipe);

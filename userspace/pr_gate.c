@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pr_gate - the gate's results as text, KTAP, JUnit XML and JSON (see
+ * pr_gate.h).
+ */
+#include "pr_gate.h"
+
+#include <stdio.h>
+
+#include "sa_esc.h"
+#include "sa_json.h"
+
+static void text(const char *s)
+{
+	sa_esc_str(stdout, s, SA_ESC_TEXT);
+}
+
+static size_t failed(const struct pr_gate *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->n; i++)
+		n += !g->res[i].pass;
+	return n;
+}
+
+/* The offenders of @r, one per line, each after @prefix; the first PR_GATE_SHOWN. */
+static void offenders(const struct sa_result *r, const char *prefix, enum sa_esc mode)
+{
+	size_t k;
+
+	for (k = 0; k < r->noff && k < PR_GATE_SHOWN; k++) {
+		fputs(prefix, stdout);
+		sa_esc_str(stdout, r->off[k].name, mode);
+		fputs(": ", stdout);
+		sa_esc_str(stdout, r->off[k].detail, mode);
+		putchar('\n');
+	}
+	if (r->noff > PR_GATE_SHOWN)
+		printf("%sand %zu more\n", prefix, r->noff - PR_GATE_SHOWN);
+}
+
+/* "CURRENT against BASELINE (with UNLOADS, DETAIL...)" for the first line. */
+static void inputs(const struct pr_gate *g, enum sa_esc mode)
+{
+	sa_esc_str(stdout, g->current, mode);
+	if (g->baseline) {
+		fputs(" against the baseline ", stdout);
+		sa_esc_str(stdout, g->baseline, mode);
+	}
+	if (g->unloads) {
+		fputs(", unloads ", stdout);
+		sa_esc_str(stdout, g->unloads, mode);
+	}
+	if (g->detail) {
+		fputs(", detail ", stdout);
+		if (g->baseline_detail) {
+			sa_esc_str(stdout, g->baseline_detail, mode);
+			fputs(" -> ", stdout);
+		}
+		sa_esc_str(stdout, g->detail, mode);
+	}
+}
+
+void pr_gate_text(const struct pr_gate *g)
+{
+	size_t i;
+
+	fputs("slabacct --check: ", stdout);
+	inputs(g, SA_ESC_TEXT);
+	putchar('\n');
+	for (i = 0; i < g->nnotes; i++)
+		printf("note: %s\n", g->notes[i]);
+	for (i = 0; i < g->n; i++) {
+		const struct sa_result *r = &g->res[i];
+
+		printf("%s %zu ", r->pass ? "PASS" : "FAIL", i + 1);
+		text(r->rule->text);
+		fputs(": ", stdout);
+		text(r->summary);
+		putchar('\n');
+		offenders(r, "       ", SA_ESC_TEXT);
+	}
+	printf("%zu rule%s: %zu passed, %zu failed\n", g->n, g->n == 1 ? "" : "s",
+	       g->n - failed(g), failed(g));
+}
+
+void pr_gate_ktap(const struct pr_gate *g)
+{
+	size_t i;
+
+	printf("KTAP version 1\n1..%zu\n# slabacct --check: ", g->n);
+	inputs(g, SA_ESC_TEXT);
+	putchar('\n');
+	for (i = 0; i < g->nnotes; i++)
+		printf("# note: %s\n", g->notes[i]);
+	for (i = 0; i < g->n; i++) {
+		const struct sa_result *r = &g->res[i];
+
+		fputs("# ", stdout);
+		text(r->rule->where);
+		fputs(": ", stdout);
+		text(r->summary);
+		putchar('\n');
+		offenders(r, "# ", SA_ESC_TEXT);
+		printf("%s %zu ", r->pass ? "ok" : "not ok", i + 1);
+		text(r->rule->text);
+		putchar('\n');
+	}
+	printf("# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:0 error:0\n", g->n - failed(g),
+	       failed(g));
+}
+
+static void xml_attr(const char *name, const char *value)
+{
+	printf(" %s=\"", name);
+	sa_esc_str(stdout, value, SA_ESC_XML);
+	putchar('"');
+}
+
+static void xml_property(const char *name, const char *value)
+{
+	if (!value)
+		return;
+	fputs("      <property", stdout);
+	xml_attr("name", name);
+	xml_attr("value", value);
+	fputs("/>\n", stdout);
+}
+
+void pr_gate_junit(const struct pr_gate *g)
+{
+	size_t i, k, f = failed(g);
+
+	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	       "<testsuites name=\"slabacct --check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
+	       "  <testsuite name=\"slab_account\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n"
+	       "    <properties>\n", g->n, f, g->n, f);
+	xml_property("current", g->current);
+	xml_property("baseline", g->baseline);
+	xml_property("unloads", g->unloads);
+	xml_property("baseline_detail", g->baseline_detail);
+	xml_property("detail", g->detail);
+	for (i = 0; i < g->nnotes; i++)
+		xml_property("note", g->notes[i]);
+	fputs("    </properties>\n", stdout);
+	for (i = 0; i < g->n; i++) {
+		const struct sa_result *r = &g->res[i];
+
+		fputs("    <testcase", stdout);
+		xml_attr("name", r->rule->text);
+		xml_attr("classname", "slabacct.check");
+		fputs(">\n", stdout);
+		if (!r->pass) {
+			fputs("      <failure", stdout);
+			xml_attr("message", r->summary);
+			xml_attr("type", r->rule->kind == SA_R_LIMIT ? "budget" : "verdict");
+			putchar('>');
+			for (k = 0; k < r->noff; k++) {
+				sa_esc_str(stdout, r->off[k].name, SA_ESC_XML);
+				fputs(": ", stdout);
+				sa_esc_str(stdout, r->off[k].detail, SA_ESC_XML);
+				putchar('\n');
+			}
+			fputs("</failure>\n", stdout);
+		}
+		fputs("      <system-out>", stdout);
+		sa_esc_str(stdout, r->rule->where, SA_ESC_XML);
+		fputs(": ", stdout);
+		sa_esc_str(stdout, r->summary, SA_ESC_XML);
+		fputs("</system-out>\n    </testcase>\n", stdout);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", stdout);
+}
+
+void pr_gate_json(const struct pr_gate *g)
+{
+	struct sa_json j;
+	size_t i, k;
+
+	sa_json_begin(&j, stdout);
+	sa_json_kstr(&j, "current", g->current);
+	if (g->baseline)
+		sa_json_kstr(&j, "baseline", g->baseline);
+	if (g->unloads)
+		sa_json_kstr(&j, "unloads", g->unloads);
+	if (g->baseline_detail)
+		sa_json_kstr(&j, "baseline_detail", g->baseline_detail);
+	if (g->detail)
+		sa_json_kstr(&j, "detail", g->detail);
+	sa_json_key(&j, "notes");
+	sa_json_open(&j, '[', 0);
+	for (i = 0; i < g->nnotes; i++) {
+		sa_json_key(&j, NULL);
+		sa_json_str(&j, g->notes[i]);
+	}
+	sa_json_close(&j);
+	sa_json_ku64(&j, "passed", g->n - failed(g));
+	sa_json_ku64(&j, "failed", failed(g));
+	sa_json_key(&j, "rules");
+	sa_json_open(&j, '[', 1);
+	for (i = 0; i < g->n; i++) {
+		const struct sa_result *r = &g->res[i];
+
+		sa_json_key(&j, NULL);
+		sa_json_open(&j, '{', 0);
+		sa_json_kstr(&j, "rule", r->rule->text);
+		sa_json_kstr(&j, "where", r->rule->where);
+		sa_json_kstr(&j, "result", r->pass ? "pass" : "fail");
+		sa_json_kstr(&j, "summary", r->summary);
+		sa_json_key(&j, "offenders");
+		sa_json_open(&j, '[', 0);
+		for (k = 0; k < r->noff; k++) {
+			sa_json_key(&j, NULL);
+			sa_json_open(&j, '{', 0);
+			sa_json_kstr(&j, "name", r->off[k].name);
+			sa_json_kstr(&j, "detail", r->off[k].detail);
+			sa_json_close(&j);
+		}
+		sa_json_close(&j);
+		sa_json_close(&j);
+	}
+	sa_json_close(&j);
+	sa_json_end(&j);
+}
