@@ -343,7 +343,7 @@ lint() {
 		die "checkpatch --strict is not clean"
 	dkms_check
 	log "reader host tests (ASan/UBSan)"
-	make -s -C "$SA_ROOT/userspace" check
+	SA_KUNIT_DIR="$KSRC/tools/testing/kunit" make -s -C "$SA_ROOT/userspace" check
 	log "fuzzing the reader's parser for ${SA_FUZZ_SECS:-60} s (libFuzzer, ASan/UBSan)"
 	make -s -C "$SA_ROOT/tests/fuzz" check FUZZ_SECS="${SA_FUZZ_SECS:-60}"
 }

@@ -9,6 +9,8 @@
 #   scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
 #   tools/testing/selftests/{kselftest.h,kselftest_harness.h,kselftest_module.h,
 #     run_kselftest.sh,lib.mk,kselftest/} (runner.sh, prefix.pl, module.sh)
+#   tools/testing/kunit/{kunit_parser.py,kunit_printer.py} (the kernel's KTAP
+#     parser, which the reader's host tests run its --check --ktap through)
 # and writes $SA_CACHE/ksrc/<pkgver>/ksrc.env (KSRC = the unpacked tree,
 # KSFT = its tools/testing/selftests; the file is the done-stamp).  The
 # ~140 MB package is deleted after unpacking.  --print-env only prints
@@ -36,7 +38,7 @@ if [ $print = 1 ]; then
 	echo "$envf"
 	exit 0
 fi
-if [ -f "$envf" ] && grep -qx 'SA_KSRC_LAYOUT=2' "$envf"; then
+if [ -f "$envf" ] && grep -qx 'SA_KSRC_LAYOUT=3' "$envf"; then
 	log "linux-source $PKGVER files: cached"
 	exit 0
 fi
@@ -57,7 +59,9 @@ files=(scripts/checkpatch.pl scripts/spelling.txt
        tools/testing/selftests/kselftest_module.h
        tools/testing/selftests/run_kselftest.sh
        tools/testing/selftests/lib.mk
-       tools/testing/selftests/kselftest)	# the runner's directory
+       tools/testing/selftests/kselftest	# the runner's directory
+       tools/testing/kunit/kunit_parser.py
+       tools/testing/kunit/kunit_printer.py)
 log "unpacking ${#files[@]} paths"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -xO "./usr/src/$top.tar.xz" | xz -dc |
@@ -66,7 +70,7 @@ rm -rf "$stage/deb"
 cat > "$stage/ksrc.env" <<ENV
 KSRC=$dir/$top
 KSFT=$dir/$top/tools/testing/selftests
-SA_KSRC_LAYOUT=2
+SA_KSRC_LAYOUT=3
 ENV
 rm -rf "$dir"
 mv "$stage" "$dir"
