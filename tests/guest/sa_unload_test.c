@@ -7,7 +7,10 @@
  * numbers, its rows must stay (" unloaded#N", their objects still
  * theirs), a reload must give fresh rows, and another module loaded where
  * sa_leak was (sa_leak_b.ko, the same code under another name) must never
- * join sa_leak's rows.
+ * join sa_leak's rows.  `slabacct --check` must pass the fixed driver
+ * (leak=0) and fail the leaking one, naming its sites, in its text, KTAP
+ * and JUnit outputs (the host tests check those formats against the
+ * kernel's KTAP parser and a JUnit schema).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,12 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "sa_lib.h"
 
 #define UNLOADS		"/proc/slab_account_unloads"
+#define SLABACCT	"/usr/bin/slabacct"
 #define NSITES		4
 
 /* sa_leak.c's sites, in its books' order, and what leak=1 leaves. */
@@ -222,6 +227,23 @@ static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
 	free(text);
 }
 
+/* Run @cmd, its output (stdout and stderr) in @out; its exit status. */
+static int run(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+	size_t len = 0, got;
+	int st;
+
+	out[0] = '\0';
+	if (!p)
+		return -1;
+	while (len + 1 < n && (got = fread(out + len, 1, n - 1 - len, p)) > 0)
+		len += got;
+	out[len] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 FIXTURE(unload) {
 	int unused;
 };
@@ -238,6 +260,65 @@ FIXTURE_TEARDOWN(unload)
 {
 	sa_module_unload("sa_leak");
 	sa_module_unload("sa_leak_b");
+}
+
+/*
+ * The gate: the fixed driver (sa_leak_b, leak=0, never loaded leaking
+ * before this test) passes; loaded leaking and unloaded, it fails,
+ * naming the two sites that left objects, in every output.
+ */
+TEST_F(unload, gate_passes_the_fixed_driver_fails_the_leak)
+{
+	static const char rules[] =
+		" -R 'no left-at-unload module sa_leak_b'"
+		" -R 'no live-after-unload module sa_leak_b'";
+	static char out[65536];
+	struct sa_truth t[NSITES];
+	char cmd[512], *xml;
+	unsigned int load;
+	struct sa_snap s;
+	char err[256];
+
+	if (access(SLABACCT, X_OK))
+		SKIP(return, "no " SLABACCT);
+	ASSERT_EQ(0, sa_module_load("sa_leak_b", "leak=0"));
+	ASSERT_EQ(0, books("sa_leak_b", t));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load = live_load(&s, "sa_leak_b");
+	sa_snap_free(&s);
+	unload_verdict(_metadata, "sa_leak_b", load, t, 0);
+	snprintf(cmd, sizeof(cmd), SLABACCT " --check%s 2>&1", rules);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	ksft_print_msg("report: gate: the fixed driver: exit 0\n");
+
+	ASSERT_EQ(0, sa_module_load("sa_leak_b", "leak=1"));
+	ASSERT_EQ(0, books("sa_leak_b", t));
+	unload_verdict(_metadata, "sa_leak_b", load + 1, t, 1);
+	snprintf(cmd, sizeof(cmd), SLABACCT " --check%s 2>&1", rules);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "FAIL 1 no left-at-unload module sa_leak_b")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "FAIL 2 no live-after-unload module sa_leak_b")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "sa_leak_table+")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "sa_leak_buf+")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "sa_leak_ctx+")) TH_LOG("%s", out);
+
+	snprintf(cmd, sizeof(cmd), SLABACCT " --check --ktap%s 2>&1", rules);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_EQ(0, strncmp(out, "KTAP version 1\n1..2\n", 20)) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\nnot ok 1 no left-at-unload module sa_leak_b\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\nnot ok 2 no live-after-unload module sa_leak_b\n")) TH_LOG("%s", out);
+
+	snprintf(cmd, sizeof(cmd), SLABACCT " --check --junit -o /tmp/sa_gate.xml%s 2>&1",
+		 rules);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_EQ(0, sa_read_file("/tmp/sa_gate.xml", &xml, NULL));
+	EXPECT_EQ(0, strncmp(xml, "<?xml", 5));
+	EXPECT_NE(NULL, strstr(xml, "<testsuites")) TH_LOG("%s", xml);
+	EXPECT_NE(NULL, strstr(xml, "<failure")) TH_LOG("%s", xml);
+	EXPECT_NE(NULL, strstr(xml, "sa_leak_table+")) TH_LOG("%s", xml);
+	EXPECT_NE(NULL, strstr(xml, "</testsuites>")) TH_LOG("%s", xml);
+	free(xml);
+	ksft_print_msg("report: gate: the leaking driver: exit 1, its sites named in text, KTAP and JUnit\n");
 }
 
 /* A leak at unload: said, kept, and the rows stay as they were. */
