@@ -6,6 +6,8 @@
 #   make install             modules_install + reader under PREFIX
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
 #   make shell               the demo's guest with a shell on this terminal
+#   make gate-demo           the driver author's loop and slabacct --check in
+#                            a QEMU boot (docs/gate.md)
 #   make check               every test, every kernel of the matrix (CI)
 #   make matrix              the kernel matrix only
 #   make debug-check         the suite and the stress on a KASAN/lockdep/kmemleak
@@ -40,6 +42,9 @@ demo:
 shell:
 	scripts/ci.sh shell
 
+gate-demo:
+	scripts/ci.sh gate
+
 check:
 	scripts/ci.sh check
 
@@ -60,4 +65,4 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo shell check matrix debug-check bench clean
+.PHONY: all module reader install demo shell gate-demo check matrix debug-check bench clean

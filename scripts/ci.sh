@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell
+# ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -20,6 +20,10 @@
 #         (scripts/build-kernel.sh --profile map, the peers' bench's kernel).
 # demo:   the module loaded from the initramfs before anything else, a
 #         small workload, and the reader's report of the top call sites.
+# gate:   make gate-demo (docs/gate.md): sa_leak.ko loaded, used and
+#         unloaded, fixed then leaking, slabacct --check on each with
+#         scripts/gate.rules; the fixed must pass, the leaking fail, both
+#         JUnit reports valid against tests/host/junit.xsd.
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
@@ -163,7 +167,7 @@ guest_trace_cmd() {
 
 # Build the modules, the reader and (test mode) the selftests of the
 # loaded row and pack the initramfs in $out.
-build_row() {	# build_row test|demo
+build_row() {	# build_row test|demo|gate
 	local mode=$1
 	rm -rf "$out"
 	mkdir -p "$out/src" "$out/rootfs/lib/slab_account" "$out/rootfs/usr/bin"
@@ -267,6 +271,9 @@ build_row() {	# build_row test|demo
 			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest" \
 			TESTS_EXCLUDE="${layout:+-}sa_layout_test"
 		guest_trace_cmd
+	elif [ "$mode" = gate ]; then
+		cp "$SA_ROOT/scripts/guest-gate.sh" "$out/rootfs/demo.sh"
+		cp "$SA_ROOT/scripts/gate.rules" "$out/rootfs/gate.rules"
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi
@@ -554,7 +561,29 @@ shell)
 	build_row demo
 	boot_row shell "$out/shell"
 	;;
+gate)
+	# docs/gate.md: the driver author's loop in a QEMU boot, the gate's
+	# verdict as the result: the fixed driver must pass, the leaking one
+	# fail, both JUnit reports valid against tests/host/junit.xsd.
+	load_row "$primary"
+	build_row gate
+	boot_row demo "$out/gate"
+	mkdir -p "$SA_ROOT/build/gate"
+	for v in fixed leaking; do
+		tr -d '\r' < "$out/gate/ktap.log" |
+			sed -n "/^SA_JUNIT_BEGIN $v\$/,/^SA_JUNIT_END $v\$/p" |
+			sed '1d;$d' > "$SA_ROOT/build/gate/$v.xml"
+		xmllint --noout --schema "$SA_ROOT/tests/host/junit.xsd" \
+			"$SA_ROOT/build/gate/$v.xml" ||
+			die "the $v driver's JUnit report is not valid"
+	done
+	grep -q '^SA_GATE fixed exit 0' "$out/gate/console.log" ||
+		die "the fixed driver did not pass the gate"
+	grep -q '^SA_GATE leaking exit 1' "$out/gate/console.log" ||
+		die "the leaking driver did not fail the gate"
+	log "the gate passed the fixed driver and failed the leaking one; JUnit: build/gate/{fixed,leaking}.xml"
+	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate"
 	;;
 esac
