@@ -352,7 +352,7 @@ lint() {
 	log "reader host tests (ASan/UBSan)"
 	SA_KUNIT_DIR="$KSRC/tools/testing/kunit" make -s -C "$SA_ROOT/userspace" check
 	log "fuzzing the reader's parser for ${SA_FUZZ_SECS:-60} s (libFuzzer, ASan/UBSan)"
-	make -s -C "$SA_ROOT/tests/fuzz" check FUZZ_SECS="${SA_FUZZ_SECS:-60}"
+	make -s -j"$(nproc)" -C "$SA_ROOT/tests/fuzz" check FUZZ_SECS="${SA_FUZZ_SECS:-60}"
 }
 
 # The boot-time trace recipe (docs/kernels.md, "Boot-time coverage") for
