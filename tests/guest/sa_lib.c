@@ -238,16 +238,20 @@ unsigned int sa_row_unloaded(const struct sa_row *r)
 }
 
 const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
-				    unsigned int load, int *count)
+				    const char *mod, unsigned int load,
+				    int *count)
 {
 	const struct sa_row *found = NULL;
 	size_t n = strlen(func);
+	char tail[80];
 
+	snprintf(tail, sizeof(tail), " [%s]", mod ? mod : "");
 	*count = 0;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const char *c = s->rows[i].caller;
 
 		if (!strncmp(c, func, n) && !strncmp(c + n, "+0x", 3) &&
+		    (!mod || strstr(c, tail)) &&
 		    sa_row_unloaded(&s->rows[i]) == load) {
 			found = &s->rows[i];
 			(*count)++;
@@ -259,7 +263,7 @@ const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
 const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 				 int *count)
 {
-	return sa_snap_row_of(s, func, 0, count);
+	return sa_snap_row_of(s, func, NULL, 0, count);
 }
 
 int sa_truth_read(struct sa_truth *t, int max, int *online_cpus)

@@ -68,9 +68,14 @@ const char *sa_snap_text(const struct sa_snap *s, const char *key);
  */
 const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 				 int *count);
-/* The same, of load @load of a module that has unloaded (0: loaded). */
+/*
+ * The same, of module @mod (" [@mod]" in the caller; NULL: any) and of its
+ * load @load that has unloaded (0: loaded).  Load numbers are per module:
+ * two modules' unloaded#1 rows are different loads.
+ */
 const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
-				    unsigned int load, int *count);
+				    const char *mod, unsigned int load,
+				    int *count);
 /* (1.3) The load a row of unloaded code was of, " unloaded#N"; else 0. */
 unsigned int sa_row_unloaded(const struct sa_row *r);
 

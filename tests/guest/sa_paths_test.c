@@ -358,7 +358,7 @@ TEST(names_outlive_their_code)
 
 	ASSERT_EQ(0, sa_module_unload("sa_test"));
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
-	r = sa_snap_row_of(&s, "sa_test_alloc_init", load, &n);
+	r = sa_snap_row_of(&s, "sa_test_alloc_init", "sa_test", load, &n);
 	ASSERT_NE(NULL, r) TH_LOG("the unloaded module's row lost its name");
 	EXPECT_EQ(1, n);
 	snprintf(want, sizeof(want), "%s unloaded#%u", name, load);

@@ -101,7 +101,7 @@ static void rows_are_books(struct __test_metadata *_metadata,
 	snprintf(tail, sizeof(tail), " [%s]", mod);
 	for (int i = 0; i < NSITES; i++) {
 		int n;
-		const struct sa_row *r = sa_snap_row_of(s, t[i].func, load, &n);
+		const struct sa_row *r = sa_snap_row_of(s, t[i].func, mod, load, &n);
 
 		ASSERT_NE(NULL, r) TH_LOG("no row of %s (load %u)", t[i].func, load);
 		EXPECT_EQ(1, n) TH_LOG("%s", t[i].func);
@@ -377,7 +377,8 @@ TEST_F(unload, reload_gives_fresh_rows)
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	for (int i = 0; i < NSITES; i++) {
 		int n;
-		const struct sa_row *r = sa_snap_row_of(&s, t2[i].func, load2, &n);
+		const struct sa_row *r = sa_snap_row_of(&s, t2[i].func, "sa_leak", load2,
+							    &n);
 
 		ASSERT_NE(NULL, r) TH_LOG("%s", t2[i].func);
 		EXPECT_EQ(0, r->objs) TH_LOG("%s", r->caller);
