@@ -166,62 +166,64 @@ static u32 sas_rand(u32 *s)
 
 /*
  * Each site computes its own size range, so that no two of them are the
- * same code (GCC would fold identical functions into one call site).
+ * same code (GCC would fold identical functions into one call site), and
+ * is never cloned (gcc 16 makes sa_stress_small.constprop.0 of a site
+ * whose argument is the same at every call, a name the books lack).
  */
-static noinline void *sa_stress_small(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_small(u32 r, size_t *n)
 {
 	*n = 8 + r % 249;
 	return SAS_SITE(kmalloc(*n, GFP_KERNEL));
 }
 
-static noinline void *sa_stress_mid(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_mid(u32 r, size_t *n)
 {
 	*n = 257 + r % 3840;
 	return SAS_SITE(kmalloc(*n, GFP_KERNEL));
 }
 
-static noinline void *sa_stress_large(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_large(u32 r, size_t *n)
 {
 	*n = 8193 + r % 11808;
 	return SAS_SITE(kmalloc(*n, GFP_KERNEL));
 }
 
-static noinline void *sa_stress_cache(void)
+static noinline __noclone void *sa_stress_cache(void)
 {
 	return SAS_SITE(kmem_cache_alloc(sas_cache, GFP_KERNEL));
 }
 
-static noinline void *sa_stress_softirq(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_softirq(u32 r, size_t *n)
 {
 	*n = 8 + r % 505;
 	return SAS_SITE(kmalloc(*n, GFP_ATOMIC));
 }
 
-static noinline void *sa_stress_hardirq(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_hardirq(u32 r, size_t *n)
 {
 	*n = 16 + r % 497;
 	return SAS_SITE(kmalloc(*n, GFP_ATOMIC));
 }
 
-static noinline void *sa_stress_irqwork(u32 r, size_t *n)
+static noinline __noclone void *sa_stress_irqwork(u32 r, size_t *n)
 {
 	*n = 24 + r % 489;
 	return SAS_SITE(kmalloc(*n, GFP_ATOMIC));
 }
 
-static noinline void *sa_stress_fixed(size_t *n)
+static noinline __noclone void *sa_stress_fixed(size_t *n)
 {
 	*n = SAS_FIXED_REQ;
 	return SAS_SITE(kmalloc(SAS_FIXED_REQ, GFP_KERNEL));
 }
 
-static noinline void *sa_stress_big(size_t *n)
+static noinline __noclone void *sa_stress_big(size_t *n)
 {
 	*n = SAS_BIG_REQ;
 	return SAS_SITE(kmalloc(SAS_BIG_REQ, GFP_KERNEL | __GFP_NOWARN));
 }
 
-static noinline struct sas_rcu_obj *sa_stress_rcu(size_t *n)
+static noinline __noclone struct sas_rcu_obj *sa_stress_rcu(size_t *n)
 {
 	*n = sizeof(struct sas_rcu_obj);
 	return SAS_SITE(kmalloc(sizeof(struct sas_rcu_obj), GFP_KERNEL));
