@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-kernel.sh --profile debug|map|vendor|slab [--print-env] [--config-only]
+#                 [--fetch-only]
 #
 # Small kernels built from Debian's own linux-source-<x.y> of the version
 # that fetch-kernel.sh resolves for a suite (so Debian's sources, patches
@@ -45,17 +46,19 @@
 # DEBUG_CONFIG_SHA (the requested options; the file is the done-stamp: a
 # changed request rebuilds); VMLINUZ is empty for the slab profile.
 # --print-env only prints kernel.env's path; --config-only stops after the
-# configuration (in config-only/.config; the built kernel is left alone).
+# configuration (in config-only/.config; the built kernel is left alone);
+# --fetch-only after the downloads (the sources unpacked).
 # SA_DEBUG_JOBS overrides the make -j count.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-print=0 config_only=0 profile=
+print=0 config_only=0 fetch_only=0 profile=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--profile) profile=${2:?}; shift ;;
 	--print-env) print=1 ;;
 	--config-only) config_only=1 ;;
+	--fetch-only) fetch_only=1 ;;
 	*) die "build-kernel.sh: unknown argument $1" ;;
 	esac
 	shift
@@ -320,6 +323,7 @@ fi
 
 src=$(sa_linux_source "$suite" "$pkgver" "$bkver")
 [ -f "$src/Makefile" ] || die "no kernel tree in $src"
+[ $fetch_only = 0 ] || { log "$profile kernel's sources: $src"; exit 0; }
 bld="$dir/build"
 # --config-only: in a directory of its own; the built kernel stays.
 [ $config_only = 0 ] || bld="$dir/config-only"

@@ -167,6 +167,21 @@ guest_trace_cmd() {
 
 # Build the modules, the reader and (test mode) the selftests of the
 # loaded row and pack the initramfs in $out.
+# khdr PATH: the kernel's PATH (include/...) as the headers of $KDIR give
+# it: in the tree itself, behind its source link, or in the directory its
+# Makefile includes (Debian's linux-headers-*-common, -common-rt); "" if
+# none has it.
+khdr() {
+	local d f
+	d=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$KDIR/Makefile" 2>/dev/null | head -n 1)
+	for f in "$KDIR/$1" "$KDIR/source/$1" ${d:+"$d/$1"}; do
+		if [ -f "$f" ]; then
+			printf '%s\n' "$f"
+			return 0
+		fi
+	done
+}
+
 build_row() {	# build_row test|demo|gate
 	local mode=$1
 	rm -rf "$out"
@@ -191,9 +206,7 @@ build_row() {	# build_row test|demo|gate
 	*-DSA_KC_FROM_BTF*) have=btf ;;
 	*) have=unknown ;;
 	esac
-	if [ -f "$KDIR/include/linux/slub_def.h" ] ||
-	   [ -f "$KDIR/source/include/linux/slub_def.h" ] ||
-	   compgen -G "$KDIR/../linux-headers-*-common/include/linux/slub_def.h" >/dev/null; then
+	if [ -n "$(khdr include/linux/slub_def.h)" ]; then
 		want=slub_def.h
 	elif [ "$ROW_VARIANT" = nobtf ]; then
 		want=measure
@@ -368,15 +381,8 @@ SA_BOOT_TRACE_BUF=${SA_BOOT_TRACE_BUF:-16M}
 SA_BOOT_TRACE_CLOCK=${SA_BOOT_TRACE_CLOCK-global}
 boot_trace_args() {
 	local events=kmem:kmalloc,kmem:kmem_cache_alloc,kmem:kfree,kmem:kmem_cache_free
-	local f kmem_h="" major minor
-	for f in "$KDIR/include/trace/events/kmem.h" \
-		 "$KDIR/source/include/trace/events/kmem.h" \
-		 "$KDIR"/../linux-headers-*-common*/include/trace/events/kmem.h; do
-		if [ -f "$f" ]; then
-			kmem_h=$f
-			break
-		fi
-	done
+	local kmem_h major minor
+	kmem_h=$(khdr include/trace/events/kmem.h)
 	IFS=. read -r major minor _ <<< "$KVER"
 	if [ -n "$kmem_h" ]; then
 		if grep -q 'kmalloc_node' "$kmem_h"; then
@@ -407,6 +413,19 @@ refuse_row() {
 	[ -z "$(find "$d" -name '*.o' -o -name '*.ko')" ] ||
 		die "the refused build compiled files"
 	log "refused as it must be, nothing compiled"
+}
+
+# The stress's length on a row: 60 s of chaos and 100 load cycles on the
+# primary kernel and 6.1-rt, 30 s and 30 cycles on the others (arm64,
+# 32-bit ARM, 7.2: the exact phases, resets under the storm and the big
+# site are whole there); SA_STRESS_SECS and SA_STRESS_CYCLES for all.
+stress_args() {	# stress_args ROW
+	local secs=30 cycles=30
+	case "$1" in
+	"$primary" | bookworm:amd64:rt-amd64) secs=60 cycles=100 ;;
+	esac
+	printf ' SA_STRESS_SECS=%s SA_STRESS_CYCLES=%s' \
+		"${SA_STRESS_SECS:-$secs}" "${SA_STRESS_CYCLES:-$cycles}"
 }
 
 # One row, start to end, status in $MATRIX/<row>.{build,boot,suite}.
@@ -452,16 +471,45 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
 		boot_row test "$out/boot-rel" --smp "$relsmp" \
 			--timeout "$reltmo" \
-			--append "${env}sa.suite=slab_account_rel${SA_STRESS_SECS:+ SA_STRESS_SECS=$SA_STRESS_SECS}${SA_REL_APPEND:+ $SA_REL_APPEND}"
+			--append "${env}sa.suite=slab_account_rel$(stress_args "$row")${SA_REL_APPEND:+ $SA_REL_APPEND}"
 		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-rel"
 		;;
 	esac
 	echo ok > "$MATRIX/$tag.suite"
 }
 
+# What the rows will download, fetched in the background while the first
+# rows build and boot (downloads wait on the network, not on the CPUs):
+# each Debian row's kernel, headers and linux-source files, the chroot its
+# compiler needs, and the full sources the built kernels take.  The rows
+# fetch the same again (the scripts lock and find it done); a prefetch
+# that fails leaves the row to fetch it and say why.
+prefetch() {
+	local row kenv
+	local -a args
+	for row in $SA_ROWS; do
+		case "$row" in
+		"$SA_DEBUG_ROW" | "$SA_MAP_ROW" | "$SA_VENDOR_ROW" | "$SA_SLAB_ROW")
+			continue ;;
+		esac
+		read -r -a args <<< "$(row_args "$row")"
+		"$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" || continue
+		"$SA_ROOT/scripts/fetch-ksrc.sh" "${args[@]}" || true
+		kenv=$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env) &&
+			"$SA_ROOT/scripts/mkchroot.sh" --kernel "$kenv" >/dev/null || true
+	done
+	case " $SA_ROWS " in
+	*" $SA_VENDOR_ROW "*)
+		"$SA_ROOT/scripts/build-kernel.sh" --profile vendor --fetch-only || true ;;
+	esac
+	log "prefetch done"
+}
+
 matrix() {
-	local row tag pids=() failed=0 st order
+	local row tag pids=() failed=0 st order prefetcher running
 	mkdir -p "$MATRIX"
+	prefetch > "$MATRIX/prefetch.log" 2>&1 &
+	prefetcher=$!
 	# Builds one after the other (they use both cores), boots two at a
 	# time: each row is one background job started when its build may go.
 	# The debug row starts first: its boots are by far the longest (one
@@ -474,6 +522,8 @@ matrix() {
 	for row in $order; do
 		tag=${row//:/-}
 		log "row $row: starting (log: build/matrix/$tag.log)"
+		# No stale status of an earlier run may let the next start.
+		rm -f "$MATRIX/$tag".{kernel,build,boot,suite}
 		( run_row "$row" ) > "$MATRIX/$tag.log" 2>&1 &
 		pids+=($!)
 		# Wait for this row's build before starting the next one.
@@ -482,11 +532,18 @@ matrix() {
 			sleep 1
 		done
 		# No more than two guests at once.
-		while [ "$(jobs -rp | wc -l)" -ge 2 ]; do
+		while :; do
+			running=0
+			for st in "${pids[@]}"; do
+				! kill -0 "$st" 2>/dev/null || running=$((running + 1))
+			done
+			[ "$running" -ge 2 ] || break
 			sleep 1
 		done
 	done
-	wait || true
+	wait "${pids[@]}" || true
+	kill "$prefetcher" 2>/dev/null || true
+	wait "$prefetcher" 2>/dev/null || true
 	printf '\n%-32s %-40s %-6s %-6s %-6s\n' row kernel build boot suite
 	for row in $SA_ROWS; do
 		tag=${row//:/-}

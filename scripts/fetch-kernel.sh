@@ -44,6 +44,11 @@ if [ -f "$envf" ] && [ "${SA_OFFLINE:-0}" = 1 ]; then
 	exit 0
 fi
 
+# One fetch of a kernel at a time (make check's prefetch and its rows).
+mkdir -p "$SA_CACHE/kernels"
+exec 9> "$dir.lock"
+flock 9
+
 # Architectures the project builds for and boots (run-qemu.sh): this
 # machine's, and from amd64 arm64, armhf (32-bit ARM) and riscv64.
 host_arch=$(dpkg --print-architecture)

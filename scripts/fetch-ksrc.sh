@@ -38,6 +38,10 @@ if [ $print = 1 ]; then
 	echo "$envf"
 	exit 0
 fi
+# One fetch of a version at a time (make check's prefetch and its rows).
+mkdir -p "$SA_CACHE/ksrc"
+exec 9> "$dir.lock"
+flock 9
 if [ -f "$envf" ] && grep -qx 'SA_KSRC_LAYOUT=3' "$envf"; then
 	log "linux-source $PKGVER files: cached"
 	exit 0
