@@ -22,8 +22,15 @@
 #
 # Fails only if something breaks (a build, a boot, a guest command, a
 # kernel splat), never because of a figure.
+# The ARM boots, SA_BENCH_RUNS=armhf-icount arm64-icount: bookworm's 6.1
+# armmp kernel (qemu-system-arm -M virt, Cortex-A15) and its 6.1 arm64
+# kernel (qemu-system-aarch64 -M virt), 1 vCPU with icount, the same
+# workloads: what the hot path costs on a 32-bit board (atomic64
+# counters, 64-bit jiffies) and on a 64-bit ARM one, beside amd64.
 #   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
-#   SA_BENCH_RUNS="icount plain map-icount map-plain"   which boots
+#   SA_BENCH_RUNS="icount plain map-icount map-plain armhf-icount
+#                  arm64-icount"      which boots (the default: the
+#                                      first four)
 # KDIR, KVER, VMLINUZ... come from the sourced kernel.env.
 # shellcheck disable=SC2153
 set -euo pipefail
@@ -34,8 +41,8 @@ runs=${SA_BENCH_RUNS:-icount plain map-icount map-plain}
 out="$SA_ROOT/build/bench"
 for run in $runs; do
 	case "$run" in
-	icount | plain | map-icount | map-plain) ;;
-	*) die "unknown run $run (icount plain map-icount map-plain)" ;;
+	icount | plain | map-icount | map-plain | armhf-icount | arm64-icount) ;;
+	*) die "unknown run $run (icount plain map-icount map-plain armhf-icount arm64-icount)" ;;
 	esac
 done
 
@@ -43,7 +50,9 @@ done
 
 # kbuild writes next to the sources: a copy laid out as in the tree.
 kbuild() {	# kbuild DIR LOG
-	make -C "$KDIR" M="$1" CC="$KCC" W=1 -j"$(nproc)" modules >"$2" 2>&1 ||
+	kmake -C "$KDIR" M="$1" CC="$KCC" W=1 -j"$(nproc)" \
+		${KARCH:+ARCH=$KARCH} ${CROSS_COMPILE:+CROSS_COMPILE=$CROSS_COMPILE} \
+		modules >"$2" 2>&1 ||
 		{ cat "$2"; die "build failed: $1"; }
 	if grep -E 'warning:|error:' "$2" | grep -v 'Skipping BTF'; then
 		die "build of $1 is not warning-free (W=1)"
@@ -57,6 +66,8 @@ image() {
 	local d=$2
 	# shellcheck disable=SC1090
 	. "$1"
+	CROSS_COMPILE=${CROSS_COMPILE:-} KARCH=${KARCH:-}
+	read -r KCC KROOT <<< "$("$SA_ROOT/scripts/mkchroot.sh" --kernel "$1")"
 	mkdir -p "$d/src/bench" "$d/rootfs/lib/slab_account" \
 		"$d/rootfs/usr/bin" "$d/rootfs/bench"
 	cp "$SA_ROOT/Kbuild" "$d/src/"
@@ -69,7 +80,8 @@ image() {
 	cp "$d/src/slab_account.ko" "$d/src/bench/kmod/sa_bench.ko" \
 		"$d/src/bench/kmod/sa_floor.ko" "$d/rootfs/lib/slab_account/"
 	log "building sabench (static)"
-	make -s -C "$SA_ROOT/bench/guest" OUT="$d/rootfs/usr/bin/sabench"
+	make -s -C "$SA_ROOT/bench/guest" CC="${CROSS_COMPILE}gcc" \
+		OUT="$d/rootfs/usr/bin/sabench"
 	cp "$SA_ROOT/bench/guest/run.sh" "$SA_ROOT/bench/guest/common.sh" \
 		"$SA_ROOT/bench/guest/peers.sh" "$d/rootfs/bench/"
 	if [ "$KDIR" = "${mapkdir:-}" ] && [ -d "$SA_ROOT/bench/bpf" ]; then
@@ -78,7 +90,8 @@ image() {
 			VMLINUX="$KDIR/vmlinux"
 	fi
 	"$SA_ROOT/scripts/mkinitramfs.sh" --out "$d/initramfs.cpio.gz" \
-		--init "$SA_ROOT/scripts/init.sh" --add "$d/rootfs/.:/"
+		--busybox "$BUSYBOX" --init "$SA_ROOT/scripts/init.sh" \
+		--add "$d/rootfs/.:/"
 	vmlinuz=$VMLINUZ
 }
 
@@ -104,13 +117,31 @@ case " $runs " in
 	;;
 esac
 
+declare -A armkernel
+for a in armhf:armmp arm64:arm64; do
+	case " $runs " in
+	*" ${a%%:*}-icount "*)
+		aargs=(--suite bookworm --arch "${a%%:*}" --flavour "${a#*:}")
+		"$SA_ROOT/scripts/fetch-kernel.sh" "${aargs[@]}"
+		image "$("$SA_ROOT/scripts/fetch-kernel.sh" "${aargs[@]}" --print-env)" \
+			"$out/${a%%:*}"
+		armkernel[${a%%:*}]=$vmlinuz
+		;;
+	esac
+done
+
 ncpu=$(nproc)
 [ "$ncpu" -le 4 ] || ncpu=4
 [ "$ncpu" -ge 2 ] || ncpu=2
 reports=()
 for run in $runs; do
 	kernel=${kernel61:-} initrd="$out/initramfs.cpio.gz" append=""
+	arch=amd64
 	case "$run" in
+	armhf-* | arm64-*)
+		arch=${run%%-*}
+		kernel=${armkernel[$arch]} initrd="$out/$arch/initramfs.cpio.gz"
+		;;
 	map-*)
 		kernel=$kernelmap initrd="$out/map/initramfs.cpio.gz"
 		# 6.12: profiling not on by default can be switched on at
@@ -126,7 +157,7 @@ for run in $runs; do
 	# run-qemu.sh), then this run fails and is to be repeated.
 	*plain) qargs=(--smp "$ncpu" --accel tcg) ;;
 	esac
-	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$kernel" \
+	"$SA_ROOT/scripts/run-qemu.sh" --kernel "$kernel" --arch "$arch" \
 		--initrd "$initrd" --mode bench --out "$out/$run" \
 		--mem 512 --timeout 1200 "${qargs[@]}" \
 		--append "nokaslr sa.bench=$sizes$append"

@@ -3,7 +3,8 @@
 #
 # What the guest scripts of `make bench` share (sourced by run.sh and
 # peers.sh, busybox sh): the sizes from the command line, result lines to
-# /dev/ttyS1 (R CONFIG ..., M KEY ..., SAB_FAIL, see run.sh) and the
+# /dev/ttyS1, or the console marked "SA_KTAP: " where there is one UART
+# (R CONFIG ..., M KEY ..., SAB_FAIL, see run.sh) and the
 # helpers that run one sa_bench or sabench command, read the meminfo and
 # the /proc/slab_account header, and switch the kmem events on and off.
 # The variables are the sourcing scripts'.
@@ -24,12 +25,20 @@ for arg in $(cat /proc/cmdline); do
 		NPAIR=$1 NBATCH=$2 NMIX=$3
 		;;
 	sa.peers=1) PEERS=1 ;;
+	# One UART (the virt machines): lines marked on the console.
+	sa.ktap=console) OUT=/tmp/sa_bench.out ;;
 	esac
 done
 SIZES="8 16 32 64 128 256 512 1024 2048 4096 8192 16384"
 cfg=setup
 
-say() { echo "$*" > $OUT; }
+say() {
+	if [ "$OUT" = /tmp/sa_bench.out ]; then
+		echo "SA_KTAP: $*" > /dev/console
+	else
+		echo "$*" > $OUT
+	fi
+}
 broke() { say "SAB_FAIL $cfg: $*"; echo "SAB_FAIL $cfg: $*"; }
 
 run() {
