@@ -462,6 +462,7 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 	fi
 	build_row test
 	echo ok > "$MATRIX/$tag.build"
+	echo "$SECONDS" > "$MATRIX/$tag.built"
 	boot_row test "$out/boot" --timeout "$tmo" \
 		--append "${env}$(boot_trace_args)"
 	echo ok > "$MATRIX/$tag.boot"
@@ -507,6 +508,7 @@ prefetch() {
 
 matrix() {
 	local row tag pids=() failed=0 st order prefetcher running
+	local matrix_t0=$SECONDS
 	mkdir -p "$MATRIX"
 	prefetch > "$MATRIX/prefetch.log" 2>&1 &
 	prefetcher=$!
@@ -523,8 +525,12 @@ matrix() {
 		tag=${row//:/-}
 		log "row $row: starting (log: build/matrix/$tag.log)"
 		# No stale status of an earlier run may let the next start.
-		rm -f "$MATRIX/$tag".{kernel,build,boot,suite}
-		( run_row "$row" ) > "$MATRIX/$tag.log" 2>&1 &
+		rm -f "$MATRIX/$tag".{kernel,build,boot,suite,built,secs}
+		# The row's seconds, whatever its end: built (fetch and
+		# build), secs (all).
+		( SECONDS=0
+		  trap 'echo "$SECONDS" > "$MATRIX/$tag.secs"' EXIT
+		  run_row "$row" ) > "$MATRIX/$tag.log" 2>&1 &
 		pids+=($!)
 		# Wait for this row's build before starting the next one.
 		while kill -0 "${pids[-1]}" 2>/dev/null &&
@@ -544,7 +550,10 @@ matrix() {
 	wait "${pids[@]}" || true
 	kill "$prefetcher" 2>/dev/null || true
 	wait "$prefetcher" 2>/dev/null || true
-	printf '\n%-32s %-40s %-6s %-6s %-6s\n' row kernel build boot suite
+	# Seconds: to the end of the row's build (fetches and builds,
+	# beside the other rows' guests), and in all.
+	printf '\n%-32s %-40s %-6s %-6s %-6s %6s %6s\n' row kernel build boot suite \
+		built total
 	for row in $SA_ROWS; do
 		tag=${row//:/-}
 		st=""
@@ -556,10 +565,14 @@ matrix() {
 				failed=1
 			fi
 		done
+		for s in built secs; do
+			st+=$(printf ' %6s' "$(cat "$MATRIX/$tag.$s" 2>/dev/null || echo -)")
+		done
 		printf '%-32s %-40s%s\n' "$row" \
 			"$(cat "$MATRIX/$tag.kernel" 2>/dev/null || echo '?')" "$st"
 	done
 	echo
+	log "kernel matrix: $((SECONDS - matrix_t0)) s"
 	if [ $failed -ne 0 ]; then
 		for row in $SA_ROWS; do
 			tag=${row//:/-}
@@ -578,6 +591,7 @@ mode=${1:-}
 case "$mode" in
 check)
 	lint
+	log "lint and host tests: $SECONDS s"
 	matrix
 	;;
 matrix)
