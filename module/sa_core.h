@@ -135,6 +135,14 @@
  *			meanwhile, whose fields each are an object's).
  * sa_stats (per CPU)	only grow; the header subtracts sa_base, taken by
  *			reset under sa_ctl_lock.
+ * sa_bulk_check	(sa_kprobes.c) set under sa_ctl_lock while a hook
+ *			whose prototype the build could not check is checked
+ *			at load: .want and .task written before .checking is
+ *			seen by a handler on another CPU only through the
+ *			kprobe's registration (its text patching and
+ *			synchronize_rcu() order them); a handler that reads
+ *			.checking true takes only .task's call, whose
+ *			arguments it compares before it dereferences any.
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones

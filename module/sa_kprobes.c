@@ -28,7 +28,11 @@
  * declared with the prototype the handler expects (SA_PROTO_<name>; for a
  * function the kernel declares privately, from its BTF or its tree where
  * there is one, else unchecked, said: such handlers dereference nothing
- * they read).  A path that cannot be hooked (no kprobes, no such
+ * they read).  kmem_cache_alloc_bulk()'s arguments have been the same in
+ * every era and its return type is taken from its declaration: where its
+ * probe fails all the same, it is hooked and its arguments checked at load
+ * with a call of our own, and kept only if the handler saw them (said at
+ * load).  A path that cannot be hooked (no kprobes, no such
  * function, another prototype, a kprobe refused, arguments this
  * architecture's kprobes do not give) is said at load and in the file,
  * never a reason not to load.
@@ -147,17 +151,30 @@ static int sa_krealloc_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 /*
  * kmem_cache_alloc_bulk(s, flags, size, p): all of p[0..size) or none.
  * It returned an int count (0 or size) up to 7.0 and says true or false
- * since: the return value is read as the declared type, whose width the
- * ABI defines (the rest of a bool's register is undefined).
+ * since: the return value is read as the type the headers declare (the
+ * public call's, whatever the probes found), whose width the ABI defines
+ * (the rest of a bool's register is undefined); on success size objects
+ * are counted, never the value.
  */
-#if defined(SA_PROTO_kmem_cache_alloc_bulk_noprof)
-#define sa_alloc_bulk_type \
-	__typeof__(kmem_cache_alloc_bulk_noprof(NULL, 0, 0, NULL))
-#elif defined(SA_PROTO_kmem_cache_alloc_bulk)
 #define sa_alloc_bulk_type \
 	__typeof__(kmem_cache_alloc_bulk(NULL, 0, 0, NULL))
-#else
-#define sa_alloc_bulk_type int
+
+/*
+ * The check at load of a hook whose prototype probe failed: until it is
+ * done, the return handler takes only the checking task's own call (the
+ * arguments it must see are in @want), and counts the others' as missed.
+ */
+static struct {
+	bool checking;
+	struct task_struct *task;
+	struct sa_call want;
+	bool seen;			/* the call, with the arguments wanted */
+	atomic_long_t missed;		/* other tasks' calls meanwhile */
+} sa_bulk_check;
+
+/* Kbuild's SA_BULK_SKEW (tests only): as if the arguments had moved. */
+#ifndef SA_BULK_ARG_SKEW
+#define SA_BULK_ARG_SKEW	0
 #endif
 
 static int sa_alloc_bulk_entry(struct kretprobe_instance *ri,
@@ -166,8 +183,8 @@ static int sa_alloc_bulk_entry(struct kretprobe_instance *ri,
 	struct sa_call *c = sa_call_of(ri);
 
 	c->s = (struct kmem_cache *)sa_arg(regs, 0);
-	c->size = sa_arg(regs, 2);
-	c->objs = (void **)sa_arg(regs, 3);
+	c->size = sa_arg(regs, 2 - SA_BULK_ARG_SKEW);
+	c->objs = (void **)sa_arg(regs, 3 - SA_BULK_ARG_SKEW);
 	return 0;
 }
 
@@ -179,6 +196,18 @@ static int sa_alloc_bulk_ret(struct kretprobe_instance *ri,
 	unsigned int size, object_size;
 	size_t i, n;
 
+	if (unlikely(READ_ONCE(sa_bulk_check.checking))) {
+		/* Only our own call's array is known to be one. */
+		if (current != READ_ONCE(sa_bulk_check.task)) {
+			atomic_long_inc(&sa_bulk_check.missed);
+			return 0;
+		}
+		if (c->s != sa_bulk_check.want.s ||
+		    c->size != sa_bulk_check.want.size ||
+		    c->objs != sa_bulk_check.want.objs)
+			return 0;
+		sa_bulk_check.seen = true;
+	}
 	if (!sa_ret_nonzero(sa_alloc_bulk_type, regs))
 		return 0;
 	n = c->size;
@@ -252,6 +281,7 @@ struct sa_sym {
 		SA_PROTO_OTHER,		/* not declared as the handler expects */
 		SA_PROTO_CHECKED,
 		SA_PROTO_UNCHECKED,	/* private, no BTF nor tree to check */
+		SA_PROTO_AT_LOAD,	/* probe failed: checked at load */
 	} proto;
 };
 
@@ -260,6 +290,13 @@ struct sa_sym {
 	.proto = IS_ENABLED(SA_PROTO_##fn) ? SA_PROTO_CHECKED :		\
 		 IS_ENABLED(SA_UNCHECKED_##fn) ? SA_PROTO_UNCHECKED :	\
 		 SA_PROTO_OTHER,					\
+}
+
+/* A function whose arguments its hook checks at load if its probe failed. */
+#define SA_SYM_AT_LOAD(fn) {						\
+	.name = #fn,							\
+	.proto = IS_ENABLED(SA_PROTO_##fn) ? SA_PROTO_CHECKED :		\
+		 SA_PROTO_AT_LOAD,					\
 }
 
 #define SA_SYMS(...) ((const struct sa_sym []){ __VA_ARGS__, { NULL } })
@@ -277,6 +314,37 @@ static const char *const sa_why[] = {
 	[SA_WHY_FAILED]		= "failed",
 };
 
+/*
+ * kmem_cache_alloc_bulk() hooked without its prototype checked at build:
+ * three objects of a cache of our own, allocated with the hook in place.
+ * The arguments are right if the handler saw our cache, count and array
+ * where it reads them (it then counted them, as any: their frees match);
+ * a success it did not see, or saw otherwise, fails the check.
+ */
+static bool sa_alloc_bulk_check(void)
+{
+	struct kmem_cache *s;
+	void *objs[3];
+	bool ok;
+	int got;
+
+	s = kmem_cache_create("sa_bulk_check", 64, 0, 0, NULL);
+	if (!s)
+		return false;
+	sa_bulk_check.want.s = s;
+	sa_bulk_check.want.size = ARRAY_SIZE(objs);
+	sa_bulk_check.want.objs = objs;
+	sa_bulk_check.seen = false;
+	WRITE_ONCE(sa_bulk_check.task, current);
+	got = kmem_cache_alloc_bulk(s, GFP_KERNEL, ARRAY_SIZE(objs), objs);
+	WRITE_ONCE(sa_bulk_check.task, NULL);
+	ok = got && sa_bulk_check.seen;
+	if (got)
+		kmem_cache_free_bulk(s, ARRAY_SIZE(objs), objs);
+	kmem_cache_destroy(s);
+	return ok;
+}
+
 /* One hook: a kprobe at entry, or a kretprobe with an entry handler. */
 struct sa_hook {
 	const char *path;		/* how the file names it */
@@ -285,6 +353,9 @@ struct sa_hook {
 	kprobe_pre_handler_t entry;	/* a kprobe's */
 	kretprobe_handler_t ret_entry;	/* a kretprobe's */
 	kretprobe_handler_t ret;
+	bool (*check)(void);		/* SA_PROTO_AT_LOAD's check */
+	bool checked;			/* it passed, in this load */
+	bool check_failed;		/* it did not, the last time */
 	union {
 		struct kprobe kp;
 		struct kretprobe rp;
@@ -311,11 +382,12 @@ static struct sa_hook sa_hooks[SA_NR_PATHS] = {
 	},
 	[SA_PATH_ALLOC_BULK] = {
 		.path = "kmem_cache_alloc_bulk",
-		.syms = SA_SYMS(SA_SYM(kmem_cache_alloc_bulk_noprof),
-				SA_SYM(kmem_cache_alloc_bulk)),
+		.syms = SA_SYMS(SA_SYM_AT_LOAD(kmem_cache_alloc_bulk_noprof),
+				SA_SYM_AT_LOAD(kmem_cache_alloc_bulk)),
 		.allocs = true,
 		.ret_entry = sa_alloc_bulk_entry,
 		.ret = sa_alloc_bulk_ret,
+		.check = sa_alloc_bulk_check,
 	},
 	[SA_PATH_RCU_SHEAF] = {
 		.path = "kfree_rcu_sheaf",
@@ -423,6 +495,18 @@ static int sa_hook_register(struct sa_hook *h, const char *sym)
 	return 0;
 }
 
+/* Undo sa_hook_register() of a hook not yet taken into use (h->sym). */
+static void sa_hook_unregister(struct sa_hook *h)
+{
+	if (h->entry)
+		unregister_kprobe(&h->kp);
+	else
+		unregister_kretprobe(&h->rp);
+	if (h->pin.addr)
+		unregister_kprobe(&h->pin);
+	h->pin.addr = NULL;
+}
+
 static unsigned long sa_hook_missed_now(const struct sa_hook *h)
 {
 	if (!h->sym)
@@ -451,10 +535,11 @@ static enum sa_why sa_why_err(int err)
 static void sa_hook_path(struct sa_hook *h)
 {
 	const struct sa_sym *sym;
-	bool other = false;
+	bool other = false, check;
 	int err;
 
 	h->err = 0;
+	h->check_failed = false;
 	if (!hooks) {
 		h->why = SA_WHY_DISABLED;
 		return;
@@ -475,7 +560,21 @@ static void sa_hook_path(struct sa_hook *h)
 			other = true;
 			continue;
 		}
+		check = sym->proto == SA_PROTO_AT_LOAD && !h->checked;
+		if (check)
+			WRITE_ONCE(sa_bulk_check.checking, true);
 		err = sa_hook_register(h, sym->name);
+		if (!err && check) {
+			h->checked = h->check();
+			if (!h->checked)
+				sa_hook_unregister(h);
+		}
+		WRITE_ONCE(sa_bulk_check.checking, false);
+		if (!err && check && !h->checked) {
+			h->why = SA_WHY_PROTOTYPE;
+			h->check_failed = true;
+			return;
+		}
 		if (!err) {
 			h->sym = sym;
 			h->why = SA_WHY_HOOKED;
@@ -514,7 +613,7 @@ void sa_kprobes_report(void)
 		[SA_WHY_NO_KPROBES]	= "no kprobes in this kernel:",
 		[SA_WHY_ARGS]		= "no kprobe arguments on this architecture:",
 		[SA_WHY_ABSENT]		= "not in this kernel:",
-		[SA_WHY_PROTOTYPE]	= "another prototype in this kernel's headers:",
+		[SA_WHY_PROTOTYPE]	= "another prototype than its handler reads:",
 		[SA_WHY_REFUSED]	= "refused by kprobes (blacklisted or not probeable):",
 		[SA_WHY_FAILED]		= "kprobe failed:",
 	};
@@ -544,6 +643,13 @@ void sa_kprobes_report(void)
 		    sa_hooks[i].sym->proto == SA_PROTO_UNCHECKED)
 			pr_info("%s: hooked as %s, whose prototype is private and could not be checked (no BTF, no kernel tree): its handler dereferences nothing it reads\n",
 				sa_hooks[i].path, sa_hooks[i].sym->name);
+		else if (sa_hooks[i].sym &&
+			 sa_hooks[i].sym->proto == SA_PROTO_AT_LOAD)
+			pr_info("%s: hooked as %s, whose prototype the build could not check: its arguments were checked at load with a call of our own\n",
+				sa_hooks[i].path, sa_hooks[i].sym->name);
+		else if (sa_hooks[i].check_failed)
+			pr_info("%s: not hooked: the build could not check its prototype, and a call of our own at load did not show its arguments where the handler reads them\n",
+				sa_hooks[i].path);
 }
 
 void sa_kprobes_unregister(void)
@@ -609,5 +715,5 @@ unsigned long sa_kprobes_missed(void)
 
 	for (i = 0; i < ARRAY_SIZE(sa_hooks); i++)
 		n += sa_hooks[i].missed + sa_hook_missed_now(&sa_hooks[i]);
-	return n;
+	return n + atomic_long_read(&sa_bulk_check.missed);
 }

@@ -245,7 +245,9 @@ build_row() {	# build_row test|demo|gate
 		cp "$out/badobj/slab_account.ko" "$out/rootfs/lib/slab_account/badobj/"
 	fi
 	# A module whose bulk allocation prototype probe fails, as a broken
-	# probe would: the path must be unhooked and say so.
+	# probe would: the hook must check the arguments at load and count
+	# exactly; and one whose handler reads them one place off, as another
+	# prototype would: the check must refuse the hook and say so.
 	if [ "$mode" = test ] && [ "$TAG" = "${primary//:/-}" ]; then
 		layout=1
 		log "building slab_account.ko with a failing prototype probe"
@@ -253,6 +255,10 @@ build_row() {	# build_row test|demo|gate
 			SA_NO_PROTO="kmem_cache_alloc_bulk kmem_cache_alloc_bulk_noprof"
 		mkdir -p "$out/rootfs/lib/slab_account/noproto"
 		cp "$out/noproto/slab_account.ko" "$out/rootfs/lib/slab_account/noproto/"
+		log "building slab_account.ko reading kmem_cache_alloc_bulk's arguments one place off"
+		kbuild "$out/src" "$out/badbulk" "$out/build-badbulk.log" SA_BULK_SKEW=1
+		mkdir -p "$out/rootfs/lib/slab_account/badbulk"
+		cp "$out/badbulk/slab_account.ko" "$out/rootfs/lib/slab_account/badbulk/"
 	fi
 	if [ "$mode" = test ] && [ "$have" = measure ] &&
 	   [ -n "$(sa_btf_kc "$KDIR/vmlinux" size)" ]; then
