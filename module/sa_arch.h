@@ -23,7 +23,8 @@
  * readers on any CPU.  64-bit: a u64 this_cpu operation (one instruction
  * on x86_64).  32-bit: a u64 is two words, which another CPU may read
  * between the writes of a carry (a byte counter passes 4 GiB in minutes):
- * an atomic64_t, read and written whole (ldrexd/strexd on ARMv7, no lock),
+ * an atomic64_t, read and written whole (ldrexd/strexd on ARMv7, no lock;
+ * Kbuild refuses kernels whose atomic64 takes one, GENERIC_ATOMIC64),
  * at the writer's CPU's slot (were the writer moved to another CPU
  * meanwhile, the atomic add would still count once, at that slot).
  */

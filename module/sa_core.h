@@ -8,10 +8,12 @@
  * Notes on ordering
  * -----------------
  * Probes take no lock and may run in any context, on any CPU, at once
- * (the kprobe of kmalloc_nolock() in NMI context too); they may also be
- * preempted (tracepoints on PREEMPT_RT), so nothing below relies on
- * preemption being off: every per-CPU update is a single this_cpu
- * operation, atomic on whichever CPU it runs.  A kretprobe's return
+ * (the kprobe of kmalloc_nolock() in NMI context too).  Each runs with
+ * preemption off: the kernel turns it off around kprobe handlers and, up
+ * to 6.x (PREEMPT_RT too), around tracepoint probes; 7.x calls those under
+ * SRCU, preemptible, and they turn it off themselves (sa_tracepoints.c,
+ * SA_TP_PREEMPTIBLE).  Every per-CPU update is a single this_cpu
+ * operation all the same.  A kretprobe's return
  * handler runs before the hooked function's caller has its result back,
  * so a resize or a recharge of that object races with no free of it.
  * /proc readers, reset, start and stop run in process context under
@@ -135,14 +137,16 @@
  *			meanwhile, whose fields each are an object's).
  * sa_stats (per CPU)	only grow; the header subtracts sa_base, taken by
  *			reset under sa_ctl_lock.
- * sa_bulk_check	(sa_kprobes.c) set under sa_ctl_lock while a hook
+ * sa_bulk_check	(sa_kprobes.c) used under sa_ctl_lock while a hook
  *			whose prototype the build could not check is checked
- *			at load: .want and .task written before .checking is
- *			seen by a handler on another CPU only through the
- *			kprobe's registration (its text patching and
- *			synchronize_rcu() order them); a handler that reads
- *			.checking true takes only .task's call, whose
- *			arguments it compares before it dereferences any.
+ *			at load: .checking is set before the kprobe is
+ *			registered (which orders it before any handler runs)
+ *			and cleared after the check.  .want, .task and .seen
+ *			are the checking task's: a handler uses them only
+ *			when current is .task in task context, i.e. in that
+ *			task's own call, where program order holds; any other
+ *			handler compares .task (READ_ONCE) with its own
+ *			current, never equal, and counts itself missed.
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones

@@ -17,6 +17,7 @@
  *	(SA_TP_FREE_NAME_ARG).
  */
 #include <linux/kernel.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -25,28 +26,60 @@
 #include "sa_kmem_cache.h"
 #include "sa_probes.h"
 
+/*
+ * Where the kernel calls tracepoint probes preemptible (7.x: under SRCU;
+ * Kbuild's SA_TP_PREEMPTIBLE), each event is counted with preemption off,
+ * as the kprobes' are: all its updates on one CPU (the notes on ordering;
+ * reset's bases rely on it).  Elsewhere the kernel has it off already.
+ */
+#ifdef SA_TP_PREEMPTIBLE
+#define sa_tp_enter()	preempt_disable_notrace()
+#define sa_tp_leave()	preempt_enable_notrace()
+#else
+#define sa_tp_enter()	do { } while (0)
+#define sa_tp_leave()	do { } while (0)
+#endif
+
+static __always_inline void sa_tp_alloc(unsigned long call_site,
+					const void *ptr, size_t bytes_req,
+					size_t bytes_alloc,
+					const struct kmem_cache *s)
+{
+	sa_tp_enter();
+	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, s);
+	sa_tp_leave();
+}
+
+static __always_inline void sa_tp_free(unsigned long call_site,
+				       const void *ptr)
+{
+	sa_tp_enter();
+	sa_account_free(call_site, ptr);
+	sa_tp_leave();
+}
+
 #if defined(SA_TP_CACHE_ALLOC_ARG) && !defined(SA_TP_NODE_EVENTS)
 
 static void sa_probe_kmalloc(void *data, unsigned long call_site,
 			     const void *ptr, size_t bytes_req,
 			     size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
+	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
 }
 
 static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				      const void *ptr, struct kmem_cache *s,
 				      gfp_t gfp_flags, int node)
 {
-	sa_account_alloc(call_site, ptr, sa_cache_object_size(s),
-			 sa_cache_size(s), s);
+	sa_tp_alloc(call_site, ptr, sa_cache_object_size(s), sa_cache_size(s),
+		    s);
 }
 
 static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 				     const void *ptr,
 				     const struct kmem_cache *s)
 {
-	sa_account_free(call_site, ptr);
+	sa_tp_free(call_site, ptr);
 }
 
 #elif defined(SA_TP_NODE_EVENTS) && !defined(SA_TP_CACHE_ALLOC_ARG)
@@ -55,15 +88,14 @@ static void sa_probe_kmalloc(void *data, unsigned long call_site,
 			     const void *ptr, size_t bytes_req,
 			     size_t bytes_alloc, gfp_t gfp_flags)
 {
-	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
+	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
 }
 
 static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 				      const void *ptr, size_t bytes_req,
 				      size_t bytes_alloc, gfp_t gfp_flags)
 {
-	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc,
-			 SA_CACHE_UNKNOWN);
+	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, SA_CACHE_UNKNOWN);
 }
 
 static void sa_probe_kmalloc_node(void *data, unsigned long call_site,
@@ -71,7 +103,7 @@ static void sa_probe_kmalloc_node(void *data, unsigned long call_site,
 				  size_t bytes_alloc, gfp_t gfp_flags,
 				  int node)
 {
-	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
+	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
 }
 
 static void sa_probe_kmem_cache_alloc_node(void *data,
@@ -80,21 +112,20 @@ static void sa_probe_kmem_cache_alloc_node(void *data,
 					   size_t bytes_alloc,
 					   gfp_t gfp_flags, int node)
 {
-	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc,
-			 SA_CACHE_UNKNOWN);
+	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, SA_CACHE_UNKNOWN);
 }
 
 #ifdef SA_TP_FREE_NAME_ARG
 static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 				     const void *ptr, const char *name)
 {
-	sa_account_free(call_site, ptr);
+	sa_tp_free(call_site, ptr);
 }
 #else
 static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 				     const void *ptr)
 {
-	sa_account_free(call_site, ptr);
+	sa_tp_free(call_site, ptr);
 }
 #endif
 
@@ -105,7 +136,7 @@ static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
 static void sa_probe_kfree(void *data, unsigned long call_site,
 			   const void *ptr)
 {
-	sa_account_free(call_site, ptr);
+	sa_tp_free(call_site, ptr);
 }
 
 /* Registration of sa_probe_<tp>, as a pair of functions for the table. */
