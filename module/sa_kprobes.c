@@ -156,8 +156,15 @@ static int sa_krealloc_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
  * (the rest of a bool's register is undefined); on success size objects
  * are counted, never the value.
  */
+#if defined(SA_BULK_CALL_NOPROF)
+#define sa_alloc_bulk_type \
+	__typeof__(kmem_cache_alloc_bulk_noprof(NULL, 0, 0, NULL))
+#elif defined(SA_BULK_CALL)
 #define sa_alloc_bulk_type \
 	__typeof__(kmem_cache_alloc_bulk(NULL, 0, 0, NULL))
+#else	/* no such call: the hook is never tried (SA_SYM_AT_LOAD) */
+#define sa_alloc_bulk_type int
+#endif
 
 /*
  * The check at load of a hook whose prototype probe failed: until it is
@@ -197,8 +204,11 @@ static int sa_alloc_bulk_ret(struct kretprobe_instance *ri,
 	size_t i, n;
 
 	if (unlikely(READ_ONCE(sa_bulk_check.checking))) {
-		/* Only our own call's array is known to be one. */
-		if (current != READ_ONCE(sa_bulk_check.task)) {
+		/*
+		 * Only our own call's array is known to be one: the checking
+		 * task's, not an interrupt's on its stack.
+		 */
+		if (current != READ_ONCE(sa_bulk_check.task) || !in_task()) {
 			atomic_long_inc(&sa_bulk_check.missed);
 			return 0;
 		}
@@ -292,11 +302,20 @@ struct sa_sym {
 		 SA_PROTO_OTHER,					\
 }
 
-/* A function whose arguments its hook checks at load if its probe failed. */
+/*
+ * A function whose arguments its hook checks at load if its probe failed
+ * (where the headers give the call the check makes: SA_BULK_CALL).
+ */
+#ifdef SA_BULK_CALL
+#define SA_PROTO_FAILED		SA_PROTO_AT_LOAD
+#else
+#define SA_PROTO_FAILED		SA_PROTO_OTHER
+#endif
+
 #define SA_SYM_AT_LOAD(fn) {						\
 	.name = #fn,							\
 	.proto = IS_ENABLED(SA_PROTO_##fn) ? SA_PROTO_CHECKED :		\
-		 SA_PROTO_AT_LOAD,					\
+		 SA_PROTO_FAILED,					\
 }
 
 #define SA_SYMS(...) ((const struct sa_sym []){ __VA_ARGS__, { NULL } })
@@ -318,19 +337,26 @@ static const char *const sa_why[] = {
  * kmem_cache_alloc_bulk() hooked without its prototype checked at build:
  * three objects of a cache of our own, allocated with the hook in place.
  * The arguments are right if the handler saw our cache, count and array
- * where it reads them (it then counted them, as any: their frees match);
- * a success it did not see, or saw otherwise, fails the check.
+ * where it reads them (it then counted them, as any; they are freed one
+ * by one, which the kmem_cache_free event reports in every kernel).
+ * SA_CHECK_NO: the call succeeded and the handler did not see it so;
+ * SA_CHECK_UNKNOWN: nothing to judge by (no cache, no objects, the
+ * call's kretprobe instance missed).
  */
-static bool sa_alloc_bulk_check(void)
+enum { SA_CHECK_NO, SA_CHECK_OK, SA_CHECK_UNKNOWN };
+
+#if defined(SA_BULK_CALL)
+static int sa_alloc_bulk_check(const struct kretprobe *rp)
 {
+	unsigned long missed = rp->nmissed;
 	struct kmem_cache *s;
 	void *objs[3];
-	bool ok;
-	int got;
+	size_t i;
+	int got, ret;
 
 	s = kmem_cache_create("sa_bulk_check", 64, 0, 0, NULL);
 	if (!s)
-		return false;
+		return SA_CHECK_UNKNOWN;
 	sa_bulk_check.want.s = s;
 	sa_bulk_check.want.size = ARRAY_SIZE(objs);
 	sa_bulk_check.want.objs = objs;
@@ -338,12 +364,18 @@ static bool sa_alloc_bulk_check(void)
 	WRITE_ONCE(sa_bulk_check.task, current);
 	got = kmem_cache_alloc_bulk(s, GFP_KERNEL, ARRAY_SIZE(objs), objs);
 	WRITE_ONCE(sa_bulk_check.task, NULL);
-	ok = got && sa_bulk_check.seen;
-	if (got)
-		kmem_cache_free_bulk(s, ARRAY_SIZE(objs), objs);
+	if (sa_bulk_check.seen)
+		ret = SA_CHECK_OK;
+	else if (!got || rp->nmissed != missed)
+		ret = SA_CHECK_UNKNOWN;
+	else
+		ret = SA_CHECK_NO;
+	for (i = 0; got && i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(s, objs[i]);
 	kmem_cache_destroy(s);
-	return ok;
+	return ret;
 }
+#endif
 
 /* One hook: a kprobe at entry, or a kretprobe with an entry handler. */
 struct sa_hook {
@@ -353,7 +385,7 @@ struct sa_hook {
 	kprobe_pre_handler_t entry;	/* a kprobe's */
 	kretprobe_handler_t ret_entry;	/* a kretprobe's */
 	kretprobe_handler_t ret;
-	bool (*check)(void);		/* SA_PROTO_AT_LOAD's check */
+	int (*check)(const struct kretprobe *rp); /* SA_PROTO_AT_LOAD's */
 	bool checked;			/* it passed, in this load */
 	bool check_failed;		/* it did not, the last time */
 	union {
@@ -387,7 +419,9 @@ static struct sa_hook sa_hooks[SA_NR_PATHS] = {
 		.allocs = true,
 		.ret_entry = sa_alloc_bulk_entry,
 		.ret = sa_alloc_bulk_ret,
+#if defined(SA_BULK_CALL)
 		.check = sa_alloc_bulk_check,
+#endif
 	},
 	[SA_PATH_RCU_SHEAF] = {
 		.path = "kfree_rcu_sheaf",
@@ -536,7 +570,7 @@ static void sa_hook_path(struct sa_hook *h)
 {
 	const struct sa_sym *sym;
 	bool other = false, check;
-	int err;
+	int err, verdict;
 
 	h->err = 0;
 	h->check_failed = false;
@@ -564,14 +598,18 @@ static void sa_hook_path(struct sa_hook *h)
 		if (check)
 			WRITE_ONCE(sa_bulk_check.checking, true);
 		err = sa_hook_register(h, sym->name);
+		verdict = SA_CHECK_OK;
 		if (!err && check) {
-			h->checked = h->check();
+			verdict = h->check(&h->rp);
+			h->checked = verdict == SA_CHECK_OK;
 			if (!h->checked)
 				sa_hook_unregister(h);
 		}
 		WRITE_ONCE(sa_bulk_check.checking, false);
-		if (!err && check && !h->checked) {
-			h->why = SA_WHY_PROTOTYPE;
+		if (verdict != SA_CHECK_OK) {
+			/* Another prototype, or no way to tell now. */
+			h->why = verdict == SA_CHECK_NO ? SA_WHY_PROTOTYPE :
+							  SA_WHY_FAILED;
 			h->check_failed = true;
 			return;
 		}
@@ -648,8 +686,11 @@ void sa_kprobes_report(void)
 			pr_info("%s: hooked as %s, whose prototype the build could not check: its arguments were checked at load with a call of our own\n",
 				sa_hooks[i].path, sa_hooks[i].sym->name);
 		else if (sa_hooks[i].check_failed)
-			pr_info("%s: not hooked: the build could not check its prototype, and a call of our own at load did not show its arguments where the handler reads them\n",
-				sa_hooks[i].path);
+			pr_info("%s: not hooked: the build could not check its prototype, and a call of our own at load %s\n",
+				sa_hooks[i].path,
+				sa_hooks[i].why == SA_WHY_PROTOTYPE ?
+				"did not show its arguments where the handler reads them" :
+				"could not tell (no cache, no objects or the call missed); a start tries again");
 }
 
 void sa_kprobes_unregister(void)
