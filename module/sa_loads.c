@@ -42,12 +42,22 @@ static unsigned int sa_nr_loads;	/* records used */
 static unsigned long sa_nr_unloads;	/* GOING seen */
 static unsigned long sa_loads_lost;	/* loads with no room for a record */
 
+/*
+ * The loads that found no record share this one: their sites are retired
+ * all the same (` unloaded#0`), their unloads give no verdict, and the
+ * header counts them.
+ */
+#define SA_LOAD_LOST	(SA_MAX_LOADS + 1)
+static struct sa_load sa_load_lost = { .name = "?" };
+
 static struct sa_load *sa_load_at(u16 owner)
 {
+	if (owner == SA_LOAD_LOST)
+		return &sa_load_lost;
 	return owner && owner <= sa_nr_loads ? &sa_loads[owner - 1] : NULL;
 }
 
-/* The record of @mod (loaded), made if it has none: its owner, or 0. */
+/* The record of @mod (loaded), made if it has none: its owner. */
 static u16 sa_load_of(const struct module *mod)
 {
 	unsigned int i, seq = 1;
@@ -59,10 +69,8 @@ static u16 sa_load_of(const struct module *mod)
 			return i + 1;
 		seq += !strcmp(sa_loads[i].name, mod->name);
 	}
-	if (sa_nr_loads == SA_MAX_LOADS) {
-		sa_loads_lost++;
-		return 0;
-	}
+	if (sa_nr_loads == SA_MAX_LOADS)
+		return SA_LOAD_LOST;
 	l = &sa_loads[sa_nr_loads++];
 	l->mod = mod;
 	strscpy(l->name, mod->name, sizeof(l->name));
@@ -97,6 +105,7 @@ void sa_loads_header(struct seq_file *m)
 
 	lockdep_assert_held(&sa_ctl_lock);
 	seq_printf(m, "module loads: %u\n", sa_nr_loads);
+	seq_printf(m, "module loads lost: %lu\n", sa_loads_lost);
 	seq_printf(m, "module unloads: %lu\n", sa_nr_unloads);
 	for (i = 0; i < sa_nr_loads; i++)
 		if (sa_loads[i].mod && sa_loads[i].seq > 1)
@@ -143,24 +152,23 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 	switch (state) {
 	case MODULE_STATE_COMING:
 		/* Numbered before any of its code runs. */
-		sa_load_of(mod);
+		if (sa_load_of(mod) == SA_LOAD_LOST)
+			sa_loads_lost++;
 		break;
 	case MODULE_STATE_LIVE:
 		/* Its init text is freed next: its sites are done with. */
 		sa_names_resolve_all();
-		owner = sa_load_of(mod);
-		if (owner)
-			sa_load_retire(mod, owner, true);
+		sa_load_retire(mod, sa_load_of(mod), true);
 		break;
 	case MODULE_STATE_GOING:
 		sa_nr_unloads++;
 		sa_names_resolve_all();
 		owner = sa_load_of(mod);
-		if (!owner)
-			break;
 		/* Its init text too, when it failed before going live. */
 		sa_load_retire(mod, owner, true);
 		sa_load_retire(mod, owner, false);
+		if (owner == SA_LOAD_LOST)
+			break;
 		sa_loads[owner - 1].mod = NULL;
 		sa_unload_verdict(owner);
 		break;

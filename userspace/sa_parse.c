@@ -39,7 +39,8 @@ static const char *const known_numeric_keys[] = {
 	"tracked objects", "object capacity", "call sites",
 	"call site capacity", "table memory",
 	/* 1.3 */
-	"module loads", "module unloads", "unwrap helpers", "hidden callers",
+	"module loads", "module loads lost", "module unloads", "unwrap helpers",
+	"hidden callers",
 };
 
 #define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */
