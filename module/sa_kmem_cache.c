@@ -50,6 +50,7 @@ static_assert(sizeof(((struct kmem_cache *)0)->object_size) ==
 
 #include <linux/kernel.h>
 #include <linux/kobject.h>
+#include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -129,11 +130,13 @@ static bool sa_kc_is_objsize(const struct sa_kc_copy *k, unsigned int off,
 }
 
 /*
- * Does the pointer at @off point to the name of probe @i?  Read a byte at
- * a time, fault-safe, up to the first that differs (never past the end of
- * a shorter string).  Not when it is the name of the kobject SLUB embeds
- * for sysfs, which may hold a copy of it: a kobject in a kset is its
- * parent's child.
+ * Does the pointer at @off point to the name of probe @i?  The name is
+ * ours or a copy the slab made (kmalloc'd: in the linear map); no other
+ * word is followed, which could be anything (a random canary, a device's
+ * registers).  Read a byte at a time, fault-safe, up to the first that
+ * differs (never past the end of a shorter string).  Not when it is the
+ * name of the kobject SLUB embeds for sysfs, which may hold a copy of it:
+ * a kobject in a kset is its parent's child.
  */
 static bool sa_kc_is_name(const struct sa_kc_copy *k, unsigned int off,
 			  unsigned int i)
@@ -144,7 +147,7 @@ static bool sa_kc_is_name(const struct sa_kc_copy *k, unsigned int off,
 	char ch;
 
 	memcpy(&name, k->bytes + off, sizeof(name));
-	if (!name)
+	if (!name || (name != want && !virt_addr_valid(name)))
 		return false;
 	for (n = 0; ; n++) {
 		if (copy_from_kernel_nofault(&ch, name + n, 1) ||

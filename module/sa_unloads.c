@@ -71,14 +71,17 @@ static void sa_unload_rank(struct sa_unload *u, const struct sa_unload_site *s)
 static void sa_unload_ages(struct sa_unload *u)
 {
 	unsigned int i, n = sa_sites_seen();
+	u64 since_load = get_jiffies_64() - sa_epoch;
 	struct sa_obj_ages *acc;
 
 	acc = kvcalloc(max(n, 1U), sizeof(*acc), GFP_KERNEL | __GFP_NOWARN);
 	if (!acc)
 		return;		/* ages 0: said nowhere else, rare */
 	sa_objects_scan(acc, n);
+	/* No object is older than the tables (as in the detail file). */
 	for (i = 0; i < u->ntop; i++)
-		u->top[i].oldest = sa_clock_jiffies(acc[u->top[i].site].oldest);
+		u->top[i].oldest = min(sa_clock_jiffies(acc[u->top[i].site].oldest),
+				       since_load);
 	kvfree(acc);
 }
 
