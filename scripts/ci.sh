@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
+#       | prefetch
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -27,12 +28,23 @@
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
+# prefetch: what the rows of $SA_ROWS will download (check and matrix
+#         run it in the background).
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
 # shellcheck disable=SC2153
 set -eEuo pipefail
 . "$(dirname "$0")/lib.sh"
 # Say what failed: a row's log would otherwise just stop.
 trap 'log "error: line $LINENO: $BASH_COMMAND (exit $?)"' ERR
+
+# in_list WORD LIST: is WORD one of LIST's words (spaces or newlines)?
+in_list() {
+	local w
+	for w in $2; do
+		[ "$w" != "$1" ] || return 0
+	done
+	return 1
+}
 
 # suite:arch:flavour[:variant]; the first row is the primary kernel.
 # The variant "nobtf" builds the module as for a kernel without BTF
@@ -473,15 +485,13 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		--append "${env}$(boot_trace_args)"
 	echo ok > "$MATRIX/$tag.boot"
 	SA_EXPECT_SKIPS=$skips "$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot"
-	case " $SA_REL_ROWS " in
-	*" $row "*)
+	if in_list "$row" "$SA_REL_ROWS"; then
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
 		boot_row test "$out/boot-rel" --smp "$relsmp" \
 			--timeout "$reltmo" \
 			--append "${env}sa.suite=slab_account_rel$(stress_args "$row")${SA_REL_APPEND:+ $SA_REL_APPEND}"
 		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-rel"
-		;;
-	esac
+	fi
 	echo ok > "$MATRIX/$tag.suite"
 }
 
@@ -505,19 +515,39 @@ prefetch() {
 		kenv=$("$SA_ROOT/scripts/fetch-kernel.sh" "${args[@]}" --print-env) &&
 			"$SA_ROOT/scripts/mkchroot.sh" --kernel "$kenv" >/dev/null || true
 	done
-	case " $SA_ROWS " in
-	*" $SA_VENDOR_ROW "*)
-		"$SA_ROOT/scripts/build-kernel.sh" --profile vendor --fetch-only || true ;;
-	esac
+	if in_list "$SA_VENDOR_ROW" "$SA_ROWS"; then
+		"$SA_ROOT/scripts/build-kernel.sh" --profile vendor --fetch-only || true
+	fi
 	log "prefetch done"
 }
 
+# The prefetch, started once, in a process group of its own: stopping it
+# stops whatever download or debootstrap it is in.
+prefetcher=""
+start_prefetch() {
+	[ -z "$prefetcher" ] || return 0
+	mkdir -p "$MATRIX"
+	SA_ROWS=$SA_ROWS setsid "$SA_ROOT/scripts/ci.sh" prefetch \
+		> "$MATRIX/prefetch.log" 2>&1 &
+	prefetcher=$!
+}
+
+stop_prefetch() {
+	[ -n "$prefetcher" ] || return 0
+	kill -- -"$prefetcher" 2>/dev/null || true
+	wait "$prefetcher" 2>/dev/null || true
+	prefetcher=""
+}
+
 matrix() {
-	local row tag pids=() failed=0 st order prefetcher running
+	local row tag pids=() failed=0 st order running
 	local matrix_t0=$SECONDS
 	mkdir -p "$MATRIX"
-	prefetch > "$MATRIX/prefetch.log" 2>&1 &
-	prefetcher=$!
+	# linux-source is fetched twice for a version (a few files, then the
+	# full tree of a kernel built here): the package is kept in between
+	# (sa_apt_download), and deleted when the matrix ends.
+	export SA_KEEP_DEBS=1
+	start_prefetch
 	# Builds one after the other (they use both cores), boots two at a
 	# time: each row is one background job started when its build may go.
 	# The debug row starts first: its boots are by far the longest (one
@@ -554,8 +584,8 @@ matrix() {
 		done
 	done
 	wait "${pids[@]}" || true
-	kill "$prefetcher" 2>/dev/null || true
-	wait "$prefetcher" 2>/dev/null || true
+	stop_prefetch
+	rm -rf "$SA_CACHE/debs"
 	# Seconds: to the end of the row's build (fetches and builds,
 	# beside the other rows' guests), and in all.
 	printf '\n%-32s %-40s %-6s %-6s %-6s %6s %6s\n' row kernel build boot suite \
@@ -596,12 +626,18 @@ mode=${1:-}
 "$SA_ROOT/scripts/setup-deps.sh"
 case "$mode" in
 check)
+	export SA_KEEP_DEBS=1	# (see matrix)
+	start_prefetch
 	lint
 	log "lint and host tests: $SECONDS s"
 	matrix
 	;;
 matrix)
 	matrix
+	;;
+prefetch)
+	# (start_prefetch's job: what the rows of $SA_ROWS will download.)
+	prefetch
 	;;
 row)
 	SA_ROWS=${2:?usage: ci.sh row SUITE:ARCH:FLAVOUR}
@@ -661,6 +697,6 @@ gate)
 	log "the gate passed the fixed driver and failed the leaking one; JUnit: build/gate/{fixed,leaking}.xml"
 	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|prefetch"
 	;;
 esac

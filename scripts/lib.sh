@@ -114,7 +114,7 @@ sa_apt_update() {
 	mkdir -p "$SA_CACHE/apt"
 	for ((i = 1; ; i++)); do
 		rc=0
-		out=$(timeout 300 flock "$lock" apt-get -o Acquire::Retries=2 \
+		out=$(flock "$lock" timeout 300 apt-get -o Acquire::Retries=2 \
 			-o Acquire::http::Timeout=60 "$@" update 2>&1) || rc=$?
 		if [ $rc -eq 0 ] && ! grep -q '^[WE]: Failed to fetch' <<< "$out"; then
 			printf '%s\n' "$out"
@@ -143,6 +143,8 @@ sa_apt_update() {
 	done
 }
 
+# sa_apt_download SUITE ARCH PACKAGE VERSION DIR: PACKAGE at VERSION (its
+# candidate in SUITE's lists) downloaded into DIR; prints the .deb's path.
 sa_apt_download() {
 	local suite=$1 arch=$2 pkg=$3 want=$4 dir=$5 optstr ver out deb
 	local -a opts
@@ -152,12 +154,29 @@ sa_apt_download() {
 	[ "$ver" = "$want" ] ||
 		die "$pkg is at ${ver:-nothing} in $suite, the kernel at $want: run fetch-kernel.sh"
 	mkdir -p "$dir"
+	# A package kept by an earlier call (SA_KEEP_DEBS) is not fetched again.
+	for deb in "$SA_CACHE/debs/${pkg}_"*.deb; do
+		if [ -f "$deb" ] &&
+		   [ "$(dpkg-deb -f "$deb" Version 2>/dev/null)" = "$want" ]; then
+			log "$pkg $ver: kept from an earlier download"
+			ln -f "$deb" "$dir/" 2>/dev/null || cp "$deb" "$dir/"
+			echo "$dir/${deb##*/}"
+			return 0
+		fi
+	done
 	log "downloading $pkg $ver"
 	if ! out=$(cd "$dir" && apt-get -q "${opts[@]}" download "$pkg" 2>&1); then
 		printf '%s\n' "$out" >&2
 		die "download of $pkg failed"
 	fi
 	deb=$(compgen -G "$dir/${pkg}_*.deb" | head -n 1) || die "no .deb of $pkg"
+	# make check needs linux-source twice (a few files, then the full
+	# tree a built kernel takes): it keeps them for the second time.
+	if [ -n "${SA_KEEP_DEBS:-}" ] && [[ $pkg == linux-source-* ]]; then
+		mkdir -p "$SA_CACHE/debs"
+		ln -f "$deb" "$SA_CACHE/debs/" 2>/dev/null ||
+			cp "$deb" "$SA_CACHE/debs/"
+	fi
 	echo "$deb"
 }
 
@@ -238,14 +257,16 @@ sa_btf_kc() {
 # make against a kernel's headers in the environment they need: this
 # machine (KROOT "-") or the chroot KROOT that scripts/mkchroot.sh made,
 # which sees the tree and the cache at the same paths (KCC and KROOT as
-# mkchroot.sh --kernel prints them).
+# mkchroot.sh --kernel prints them).  The chroot's lock is held shared
+# meanwhile: mkchroot.sh, which holds it alone, installs nothing in it
+# under a running build.
 kmake() {
 	if [ "$KROOT" != - ]; then
 		local cache=$SA_CACHE
 		case "$SA_CACHE/" in "$SA_ROOT"/*) cache="" ;; esac
 		mkdir -p "$KROOT$SA_ROOT" ${cache:+"$KROOT$cache"}
 		# shellcheck disable=SC2016 # (expanded by the inner sh)
-		unshare --mount sh -c '
+		flock -s "$KROOT.lock" unshare --mount sh -c '
 			mount --bind "$1" "$3$1" &&
 			{ [ -z "$2" ] || mount --bind "$2" "$3$2"; } &&
 			mount -t proc proc "$3/proc" &&
