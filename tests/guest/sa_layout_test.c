@@ -27,10 +27,19 @@ FIXTURE_SETUP(layout)
 {
 }
 
+/*
+ * Whatever a check left loaded on failing (a module built wrong on
+ * purpose, sa_test), the suite goes on with the right one.
+ */
 FIXTURE_TEARDOWN(layout)
 {
-	if (!sa_module_loaded("slab_account"))
-		sa_module_load("slab_account", NULL);
+	if (sa_module_loaded("sa_test")) {
+		sa_write(SA_TEST_PROC, "free", 4);
+		sa_module_unload("sa_test");
+	}
+	if (sa_module_loaded("slab_account"))
+		sa_module_unload("slab_account");
+	sa_module_load("slab_account", NULL);
 }
 
 /* How many times the kernel log holds @what. */
@@ -97,7 +106,7 @@ static void noproto(struct __test_metadata *_metadata)
 		"whose prototype the build could not check: its arguments were checked at load with a call of our own";
 	struct sa_truth t[64];
 	const struct sa_row *r;
-	int n, cpus = 0, count, before = logged_times(said);
+	int n, cpus = 0, count, found = 0, before = logged_times(said);
 	char err[256];
 	struct sa_snap s;
 
@@ -117,6 +126,7 @@ static void noproto(struct __test_metadata *_metadata)
 	for (int i = 0; i < n; i++) {
 		if (strcmp(t[i].func, "sa_test_alloc_bulk"))
 			continue;
+		found++;
 		r = sa_snap_row(&s, t[i].func, &count);
 		ASSERT_NE(NULL, r) TH_LOG("no row for sa_test_alloc_bulk");
 		EXPECT_EQ(1, count);
@@ -134,6 +144,7 @@ static void noproto(struct __test_metadata *_metadata)
 			       r->allocs, t[i].allocs, r->frees, t[i].frees,
 			       r->total, t[i].total);
 	}
+	EXPECT_EQ(1, found) TH_LOG("sa_test_alloc_bulk in sa_test's books");
 	/* Others' bulk allocations while it checked are counted missed. */
 	ksft_print_msg("report: layout: missed hook calls %llu\n",
 		       sa_snap_key(&s, "missed hook calls"));
@@ -152,6 +163,9 @@ static void noproto(struct __test_metadata *_metadata)
  */
 static void badbulk(struct __test_metadata *_metadata)
 {
+	unsigned long long bulk = 0;
+	struct sa_truth t[64];
+	int n, cpus = 0;
 	char err[256];
 	struct sa_snap s;
 	const char *why;
@@ -169,6 +183,12 @@ static void badbulk(struct __test_metadata *_metadata)
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(NULL, sa_snap_row(&s, "sa_test_alloc_bulk", &(int){0}));
 	sa_snap_free(&s);
+	/* ... while sa_test did allocate there. */
+	n = sa_truth_read(t, 64, &cpus);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].func, "sa_test_alloc_bulk"))
+			bulk += t[i].allocs;
+	EXPECT_LT(0, bulk);
 	sa_write(SA_TEST_PROC, "free", 4);
 	ASSERT_EQ(0, sa_module_unload("sa_test"));
 	ASSERT_EQ(0, sa_module_unload("slab_account"));
