@@ -52,7 +52,7 @@ con="$dir/console.log" ktap="$dir/ktap.log"
 [ -f "$ktap" ] || die "no $ktap"
 fail=0
 bad() { log "FAIL: $*"; fail=1; }
-quote() { head -n 40 | sed 's/^/    /' >&2; }
+quote() { sed -n '1,40s/^/    /p' >&2; }	# (sed reads all: no broken pipe)
 
 splat='BUG:|WARNING:|Oops|Call Trace|Kernel panic|kernel BUG at|general protection fault'
 splat+='|BUG [^ ]+ \((Not t|T)ainted|ODEBUG:|UBSAN:|kmemleak: .*(disabled|[Pp]ool empty)'
@@ -135,7 +135,8 @@ elif [ -n "$leaks" ]; then
 		quote < "$kml"
 	elif [ "$leaks" -ne 0 ]; then
 		log "kmemleak: $leaks suspected leaks, none involving our modules ($kml):"
-		grep -E '^unreferenced object|^    \[<' "$kml" | head -n 60 | sed 's/^/    /' >&2
+		# (sed, not head: the pipe must not break under pipefail)
+		grep -E '^unreferenced object|^    \[<' "$kml" | sed -n '1,60s/^/    /p' >&2
 	fi
 	[ "$injected" -eq 0 ] ||
 		log "kmemleak: $injected of them the kernel's under injected faults (a kmem_cache_create() whose sysfs kobject failed: its name is never freed)"
