@@ -9,8 +9,9 @@
 #   scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch
 #   tools/testing/selftests/{kselftest.h,kselftest_harness.h,kselftest_module.h,
 #     run_kselftest.sh,lib.mk,kselftest/} (runner.sh, prefix.pl, module.sh)
-#   tools/testing/kunit/{kunit_parser.py,kunit_printer.py} (the kernel's KTAP
-#     parser, which the reader's host tests run its --check --ktap through)
+#   tools/testing/kunit/ (kunit_parser.py, the kernel's KTAP parser, which
+#     the reader's host tests run its --check --ktap through; kunit_printer.py
+#     beside it from 5.18)
 # and writes $SA_CACHE/ksrc/<pkgver>/ksrc.env (KSRC = the unpacked tree,
 # KSFT = its tools/testing/selftests; the file is the done-stamp).  The
 # ~140 MB package is deleted after unpacking.  --print-env only prints
@@ -64,8 +65,7 @@ files=(scripts/checkpatch.pl scripts/spelling.txt
        tools/testing/selftests/run_kselftest.sh
        tools/testing/selftests/lib.mk
        tools/testing/selftests/kselftest	# the runner's directory
-       tools/testing/kunit/kunit_parser.py
-       tools/testing/kunit/kunit_printer.py)
+       tools/testing/kunit)	# kunit_parser.py (and its printer from 5.18)
 log "unpacking ${#files[@]} paths"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -xO "./usr/src/$top.tar.xz" | xz -dc |
