@@ -73,18 +73,20 @@ unsigned int sa_kc_size_off, sa_kc_objsize_off, sa_kc_name_off;
 #endif
 
 /*
- * The caches made to check (or find) the layout: object sizes that are
- * not multiples of 8 and alignments above them, so that the handed-out
- * size (a multiple of the alignment, at least the object size) is the
- * only such field; a constructor keeps each from being merged.
+ * The caches made to check (or find) the layout: odd object sizes (SLUB
+ * rounds inuse and the free pointer's offset to a word, 4 bytes on 32-bit
+ * kernels: no other field holds them) and alignments above them, so that
+ * the handed-out size (a multiple of the alignment, at least the object
+ * size) is the only such field; a constructor keeps each from being
+ * merged.
  */
 static const struct {
 	const char *name;
 	unsigned int size, align;
 } sa_kc_probes[] = {
-	{ "slab_account_layout_a", 196, 64 },
-	{ "slab_account_layout_b", 1004, 128 },
-	{ "slab_account_layout_c", 2996, 256 },
+	{ "slab_account_layout_a", 197, 64 },
+	{ "slab_account_layout_b", 1005, 128 },
+	{ "slab_account_layout_c", 2997, 256 },
 };
 
 #define SA_KC_NPROBES	ARRAY_SIZE(sa_kc_probes)
