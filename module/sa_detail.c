@@ -6,9 +6,11 @@
  * sizes it was asked for (kept by the hot path), with the running
  * kernel's kmalloc size classes in the header.
  *
- * A read from position 0 scans the object table once, holding
- * sa_ctl_lock from each chunk's start to its stop as the main file does;
- * rows are the main file's, in its order, joined by their caller.
+ * A read from position 0 scans the object table once, lock-free (module
+ * loads and unloads, resets and the main file's readers go on meanwhile),
+ * then holds sa_ctl_lock from each chunk's start to its stop as the main
+ * file does; rows are the main file's, in its order, joined by their
+ * caller.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -141,9 +143,20 @@ static void *sa_detail_start(struct seq_file *m, loff_t *pos)
 {
 	struct sa_detail_reader *r = m->private;
 
+	int err;
+
+	if (!*pos) {
+		/*
+		 * The object table is read lock-free (as the probes write
+		 * it), so the scan, the long part of a read, holds up no
+		 * module load or unload; the lock is taken after it, for
+		 * the rows (stop always follows start, an error too).
+		 */
+		err = sa_detail_scan(r);
+		mutex_lock(&sa_ctl_lock);
+		return err ? ERR_PTR(err) : SEQ_START_TOKEN;
+	}
 	mutex_lock(&sa_ctl_lock);
-	if (!*pos)
-		return sa_detail_scan(r) ? ERR_PTR(-ENOMEM) : SEQ_START_TOKEN;
 	if (*pos > r->nsites)
 		return NULL;
 	return sa_site_shown(*pos - 1, r->nsites, pos, &r->view);
