@@ -478,6 +478,12 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
 	for (; idx < n; idx++) {
 		struct sa_site *e = sa_site_at(idx);
 
+		/*
+		 * Empty rows (after a reset) are passed over by the
+		 * thousand, each a sum over every possible CPU.
+		 */
+		if (!(idx % 64))
+			cond_resched();
 		if (!sa_site_ready(e))
 			continue;
 		sa_site_view(e, v);

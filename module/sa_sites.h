@@ -61,7 +61,8 @@ static inline bool sa_view_empty(const struct sa_site_view *v)
 /*
  * Under sa_ctl_lock: the first site at index @idx or above, below @n, that
  * the files show (ready, not empty), its view in @v; sets *pos, the
- * seq_file position, to its index + 1 (@n + 1 when there is none).
+ * seq_file position, to its index + 1 (@n + 1 when there is none).  It
+ * may sleep (cond_resched() on long runs of empty sites).
  */
 struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
 			      struct sa_site_view *v);
