@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -46,6 +47,24 @@ struct sa_helper {
 
 static struct sa_helper sa_helpers[SA_MAX_HELPERS];
 static unsigned int sa_nr_helpers;
+
+/*
+ * The kretprobe trampoline's code.  A kretprobed function (our krealloc
+ * hook's) returns into it: where the architecture's unwinder does not put
+ * the real return address back (riscv's, 7.2), the walk shows the
+ * trampoline where the hooked call's caller should be.  Found at load.
+ */
+static unsigned long sa_tramp_start, sa_tramp_end;
+
+static const char *const sa_tramp_names[] = {
+	"arch_rethook_trampoline", "__kretprobe_trampoline",
+	"kretprobe_trampoline",
+};
+
+static bool sa_is_tramp(unsigned long ret_addr)
+{
+	return ret_addr > sa_tramp_start && ret_addr <= sa_tramp_end;
+}
 
 /*
  * The helpers of the kernels slab_account knows, by every name they have
@@ -98,9 +117,15 @@ unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
 	unsigned int i, n, h = 0;
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
-	/* The probe's and the allocator's frames, up to the first helper. */
+	/*
+	 * The probe's and the allocator's frames, up to the first helper,
+	 * or a trampoline in its place: a hooked function's return into
+	 * the site, which is in @helper.
+	 */
 	for (i = 0; i < n; i++) {
 		h = sa_helper_of(entries[i]);
+		if (!h && sa_is_tramp(entries[i]))
+			h = helper;
 		if (h)
 			break;
 	}
@@ -108,6 +133,8 @@ unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
 	if (h != helper)
 		return 0;
 	for (; i < n; i++) {
+		if (sa_is_tramp(entries[i]))
+			continue;
 		h = sa_helper_of(entries[i]);
 		if (!h)
 			return entries[i];
@@ -179,6 +206,43 @@ static unsigned int sa_unwrap_lookup(const char *const *names,
 	return added;
 }
 
+/*
+ * The trampoline is never probed (kprobes refuse it), but a registration
+ * resolves the name to p->addr before it refuses: the address is kept if
+ * its symbol has the name asked for.  @kp: scratch, @buf KSYM_SYMBOL_LEN.
+ */
+static void sa_tramp_find(struct kprobe *kp, char *buf)
+{
+	unsigned long off, size;
+	unsigned int i;
+	char *plus;
+
+	sa_tramp_start = 0;
+	sa_tramp_end = 0;
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		return;
+	for (i = 0; i < ARRAY_SIZE(sa_tramp_names); i++) {
+		memset(kp, 0, sizeof(*kp));
+		kp->symbol_name = sa_tramp_names[i];
+		kp->flags = KPROBE_FLAG_DISABLED;
+		if (!register_kprobe(kp))
+			unregister_kprobe(kp);
+		if (IS_ERR_OR_NULL(kp->addr))
+			continue;
+		sprint_symbol(buf, (unsigned long)kp->addr);
+		plus = strrchr(buf, '+');
+		if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 ||
+		    !size)
+			continue;
+		*plus = '\0';
+		if (strcmp(buf, sa_tramp_names[i]))
+			continue;
+		sa_tramp_start = (unsigned long)kp->addr - off;
+		sa_tramp_end = sa_tramp_start + size;
+		return;
+	}
+}
+
 void sa_unwrap_init(void)
 {
 	unsigned int i, n = ARRAY_SIZE(sa_builtin_helpers), max, added;
@@ -217,6 +281,7 @@ void sa_unwrap_init(void)
 		}
 	}
 	added = sa_unwrap_lookup(names, n, user, kps, regd, buf);
+	sa_tramp_find(kps, buf);
 	/* Their names, in the room the lookup no longer needs. */
 	kfree(buf);
 	buf = kmalloc(SA_MAX_HELPERS * SA_HELPER_NAME, GFP_KERNEL);
