@@ -215,6 +215,11 @@ static int parse_summary(struct parser *p, const char *line)
 
 		snprintf(what, sizeof(what), "value of '%s'", key);
 		return bad_number(p, what, val, strlen(val));
+	} else if (strncmp(key, RELOADED, strlen(RELOADED)) == 0 && e->num < 2) {
+		/* A live load that is not the module's first: 2 or more. */
+		sa_quote(q, key, strlen(key));
+		return fail(p, "'%s' is %llu: a load number after the first (2 or more)", q,
+			    (unsigned long long)e->num);
 	}
 	return 0;
 }

@@ -458,6 +458,11 @@ static void test_retired(void)
 		     "t.txt:5: caller 'f+0x1/0x2 unloaded#2': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)");
 	EXPECT_ERROR(HDR "reloaded m: two\n" LEGEND,
 		     "t.txt:2: value of 'reloaded m' 'two' is not an unsigned decimal number");
+	/* A live load after the first: 0 and 1 are no such number. */
+	EXPECT_ERROR(HDR "reloaded m: 0\n" LEGEND,
+		     "t.txt:2: 'reloaded m' is 0: a load number after the first (2 or more)");
+	EXPECT_ERROR(HDR "reloaded m: 1\n" LEGEND,
+		     "t.txt:2: 'reloaded m' is 1: a load number after the first (2 or more)");
 	EXPECT_ERROR(HDR "module unloads: -1\n" LEGEND,
 		     "t.txt:2: value of 'module unloads' '-1' is not an unsigned decimal number");
 }
