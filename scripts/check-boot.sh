@@ -59,13 +59,17 @@ splat+='|BUG [^ ]+ \((Not t|T)ainted|ODEBUG:|UBSAN:|kmemleak: .*(disabled|[Pp]oo
 # The console with line numbers, less what is judged elsewhere or expected:
 # kmemleak's report (below; its hex dumps are arbitrary bytes), and the
 # stack dumps of allocation-failure reports (warn_alloc: "vmalloc error:"
-# or "page allocation failure:", then "Call Trace") while sa_fault_test
+# or "page allocation failure:"; a cache's: "kmem_cache_create...(NAME)
+# failed with error N"; then "Call Trace") while sa_fault_test
 # injects failures (between its fail-nth begin/end console markers); any
 # other splat there still counts.
 checked=$(tr -d '\r' < "$con" | awk '
 	/sa_fault_test: fail-nth begin/ { win = 1 }
 	/sa_fault_test: fail-nth end/ { win = 0 }
-	win && /(vmalloc error|page allocation failure): / { until = NR + 6; n++ }
+	win && (/(vmalloc error|page allocation failure): / ||
+		/kmem_cache_create[a-z_]*\([^)]*\) failed with error -?[0-9]+$/) {
+		until = NR + 6; n++
+	}
 	/Call Trace/ && NR <= until { until = 0; next }
 	/^SA_KMEMLEAK: / { next }
 	{ print NR ":" $0 }
