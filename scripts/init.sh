@@ -119,8 +119,10 @@ debug_report() {
 				return 0
 			fi
 		fi
-		sed 's/^/SA_KMEMLEAK: /' $kml
-		echo "SA_KMEMLEAK=$(grep -c '^unreferenced object' $kml)"
+		# One read: the records printed are the ones counted.
+		cat $kml > /tmp/kmemleak.txt
+		sed 's/^/SA_KMEMLEAK: /' /tmp/kmemleak.txt
+		echo "SA_KMEMLEAK=$(grep -c '^unreferenced object' /tmp/kmemleak.txt)"
 	else
 		echo "SA_KMEMLEAK=error"
 	fi
