@@ -153,20 +153,33 @@ unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
  * Fill the table entry of the function @addr lies in, named as kallsyms
  * names it; false if it has no symbol or is there already.
  */
-static bool sa_helper_add(unsigned long addr, char *buf)
+/*
+ * The extent [*start, *end) of the function @addr lies in, and in @buf
+ * (KSYM_SYMBOL_LEN) its name as kallsyms gives it; false without one.
+ */
+static bool sa_sym_extent(unsigned long addr, char *buf, unsigned long *start,
+			  unsigned long *end)
 {
-	struct sa_helper *h = &sa_helpers[sa_nr_helpers];
 	unsigned long off, size;
 	char *plus;
 
 	sprint_symbol(buf, addr);
 	plus = strrchr(buf, '+');
-	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 || !size ||
-	    sa_helper_of(addr + 1))
+	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 || !size)
 		return false;
 	*plus = '\0';
-	h->start = addr - off;
-	h->end = h->start + size;
+	*start = addr - off;
+	*end = *start + size;
+	return true;
+}
+
+static bool sa_helper_add(unsigned long addr, char *buf)
+{
+	struct sa_helper *h = &sa_helpers[sa_nr_helpers];
+
+	if (sa_helper_of(addr + 1) ||
+	    !sa_sym_extent(addr, buf, &h->start, &h->end))
+		return false;
 	strscpy(h->name, buf, SA_HELPER_NAME);
 	sa_nr_helpers++;
 	return true;
@@ -213,9 +226,8 @@ static unsigned int sa_unwrap_lookup(const char *const *names,
  */
 static void sa_tramp_find(struct kprobe *kp, char *buf)
 {
-	unsigned long off, size;
+	unsigned long start, end;
 	unsigned int i;
-	char *plus;
 
 	sa_tramp_start = 0;
 	sa_tramp_end = 0;
@@ -229,16 +241,12 @@ static void sa_tramp_find(struct kprobe *kp, char *buf)
 			unregister_kprobe(kp);
 		if (IS_ERR_OR_NULL(kp->addr))
 			continue;
-		sprint_symbol(buf, (unsigned long)kp->addr);
-		plus = strrchr(buf, '+');
-		if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 ||
-		    !size)
+		if (!sa_sym_extent((unsigned long)kp->addr, buf, &start,
+				   &end) ||
+		    strcmp(buf, sa_tramp_names[i]))
 			continue;
-		*plus = '\0';
-		if (strcmp(buf, sa_tramp_names[i]))
-			continue;
-		sa_tramp_start = (unsigned long)kp->addr - off;
-		sa_tramp_end = sa_tramp_start + size;
+		sa_tramp_start = start;
+		sa_tramp_end = end;
 		return;
 	}
 }
