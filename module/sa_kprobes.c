@@ -485,6 +485,14 @@ static int sa_hook_pin(struct sa_hook *h, const char *sym, kprobe_opcode_t *addr
 	return err;
 }
 
+/* The hook's pin, if it has one, unregistered. */
+static void sa_hook_unpin(struct sa_hook *h)
+{
+	if (h->pin.addr)
+		unregister_kprobe(&h->pin);
+	h->pin.addr = NULL;
+}
+
 static int sa_hook_register(struct sa_hook *h, const char *sym)
 {
 	struct kprobe *kp;
@@ -518,9 +526,7 @@ static int sa_hook_register(struct sa_hook *h, const char *sym)
 		err = register_kretprobe(&h->rp);
 	}
 	if (err) {
-		if (h->pin.addr)
-			unregister_kprobe(&h->pin);
-		h->pin.addr = NULL;
+		sa_hook_unpin(h);
 		return err;
 	}
 	/* Still hooked if this fails, only optimizable. */
@@ -536,9 +542,7 @@ static void sa_hook_unregister(struct sa_hook *h)
 		unregister_kprobe(&h->kp);
 	else
 		unregister_kretprobe(&h->rp);
-	if (h->pin.addr)
-		unregister_kprobe(&h->pin);
-	h->pin.addr = NULL;
+	sa_hook_unpin(h);
 }
 
 static unsigned long sa_hook_missed_now(const struct sa_hook *h)
