@@ -43,7 +43,12 @@
  *                        -> sites K NS
  *   hold N             keep N more kmalloc(64) objects live (N <= 65536
  *                      in all) -> hold N HELD
- *   release            free them -> release HELD
+ *   release            free them -> release HELD (also frees hold_many's)
+ *   hold_many N        keep N kmalloc(64) objects live at a call site of
+ *                      their own (sab_hold_many+0x...), N <= 8388608, none
+ *                      held by an earlier hold_many (the scale run: more
+ *                      objects than the object table holds)
+ *                        -> hold_many N HELD NS
  * SIZE is 8 .. 16384 (16384 is beyond the largest kmalloc cache, 8 KiB, and
  * comes from the page allocator); N <= 65536 for batches.
  */
@@ -89,12 +94,15 @@
 #define SAB_RE_GROW	60
 #define SAB_RE_MOVE	400
 #define SAB_MAX_CPUS	64
+#define SAB_MAX_MANY	(8U << 20)
 
 static DEFINE_MUTEX(sab_lock);
 static char sab_result[256];
 static void **sab_objs;		/* a batch in flight */
 static void **sab_held;		/* objects kept live by "hold" */
 static unsigned int sab_nr_held;
+static void **sab_many;		/* objects kept live by "hold_many" */
+static unsigned int sab_nr_many;
 static struct kmem_cache *sab_cache;
 
 /* kmalloc with a constant size, as callers usually write it. */
@@ -488,6 +496,38 @@ static void sab_release(void)
 		kfree(sab_held[--sab_nr_held]);
 }
 
+/* Their array is sized to the request, allocated with it, freed with them. */
+static noinline int sab_hold_many(unsigned long n)
+{
+	if (!n || n > SAB_MAX_MANY)
+		return -EINVAL;
+	if (sab_many)
+		return -EBUSY;
+	sab_many = vmalloc(array_size(n, sizeof(void *)));
+	if (!sab_many)
+		return -ENOMEM;
+	while (sab_nr_many < n) {
+		sab_many[sab_nr_many] = kmalloc(64, GFP_KERNEL | __GFP_NOWARN);
+		if (!sab_many[sab_nr_many])
+			return -ENOMEM;
+		sab_nr_many++;
+		if (!(sab_nr_many % 4096))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void sab_release_many(void)
+{
+	while (sab_nr_many) {
+		kfree(sab_many[--sab_nr_many]);
+		if (!(sab_nr_many % 4096))
+			cond_resched();
+	}
+	vfree(sab_many);
+	sab_many = NULL;
+}
+
 /* ---- /proc/sa_bench ------------------------------------------------------ */
 
 static bool sab_size_ok(unsigned int size)
@@ -565,8 +605,14 @@ static int sab_run(const char *cmd)
 	} else if (sscanf(cmd, "hold %lu", &n) == 1) {
 		ret = sab_hold(n);
 		snprintf(r, rl, "hold %lu %u\n", n, sab_nr_held);
+	} else if (sscanf(cmd, "hold_many %lu", &n) == 1) {
+		a = ktime_get_ns();
+		ret = sab_hold_many(n);
+		a = ktime_get_ns() - a;
+		snprintf(r, rl, "hold_many %lu %u %llu\n", n, sab_nr_many, a);
 	} else if (!strcmp(cmd, "release")) {
 		sab_release();
+		sab_release_many();
 		ret = 0;
 		snprintf(r, rl, "release %u\n", sab_nr_held);
 	} else {
@@ -642,6 +688,7 @@ static void __exit sab_exit(void)
 {
 	proc_remove(sab_proc);
 	sab_release();
+	sab_release_many();
 	kmem_cache_destroy(sab_cache);
 	vfree(sab_held);
 	vfree(sab_objs);
