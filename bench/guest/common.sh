@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the guest scripts of `make bench` share (sourced by run.sh and
-# peers.sh, busybox sh): the sizes from the command line, result lines to
-# /dev/ttyS1, or the console marked "SA_KTAP: " where there is one UART
+# What the guest scripts of `make bench` share (sourced by run.sh,
+# peers.sh and scale.sh, busybox sh): the sizes from the command line,
+# result lines to /dev/ttyS1, or the console marked "SA_KTAP: " where
+# there is one UART
 # (R CONFIG ..., M KEY ..., SAB_FAIL, see run.sh) and the
 # helpers that run one sa_bench or sabench command, read the meminfo and
 # the /proc/slab_account header, and switch the kmem events on and off.
@@ -15,7 +16,7 @@ P=/proc/sa_bench
 SA=/proc/slab_account
 T=/sys/kernel/tracing
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
-NPAIR=10000 NBATCH=1000 NMIX=100 PEERS=0
+NPAIR=10000 NBATCH=1000 NMIX=100 PEERS=0 SCALE=""
 # shellcheck disable=SC2013 # (words, not lines)
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -25,6 +26,8 @@ for arg in $(cat /proc/cmdline); do
 		NPAIR=$1 NBATCH=$2 NMIX=$3
 		;;
 	sa.peers=1) PEERS=1 ;;
+	# The scale run's two boots (scale.sh).
+	sa.scale=*) SCALE=${arg#sa.scale=} ;;
 	# One UART (the virt machines): lines marked on the console.
 	sa.ktap=console) OUT=/tmp/sa_bench.out ;;
 	esac

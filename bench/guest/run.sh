@@ -9,11 +9,13 @@
 #   SAB_FAIL what           something broke (the host fails the bench)
 #   SAB_DONE
 # Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX on the command line;
-# sa.peers=1 runs peers.sh instead (the MAP kernel's boot).
+# sa.peers=1 runs peers.sh instead (the MAP kernel's boot), sa.scale=cpus
+# or sa.scale=ram scale.sh (the scale run's boots).
 set -u
 # shellcheck source=bench/guest/common.sh
 . /bench/common.sh
 [ "$PEERS" = 0 ] || exec sh /bench/peers.sh
+[ -z "$SCALE" ] || exec sh /bench/scale.sh
 
 workload() {
 	for s in $SIZES; do
