@@ -9,6 +9,9 @@ writes everything to OUT.json.  The runs named map-* are the peers' boot
 (bench/guest/peers.sh on the MAP kernel): one table of the seven peers'
 configurations, the reads of each tool's output, the ratios of issue 17
 and what /proc/allocinfo shows of sa_bench's paths beside slab_account.
+The run named scale is two boots (DIR/cpus and DIR/ram,
+bench/guest/scale.sh): one table of what many possible CPUs and much RAM
+do to the module's memory, reads and dropped objects.
 Timing never fails the benchmark.
 """
 import json
@@ -459,6 +462,166 @@ def peers_report(name, d, icount):
         bool(meta["fail"]) or not meta.get("done")
 
 
+def scale_parse(path):
+    meta = {"fail": [], "R": {}}
+    try:
+        f = open(path, errors="replace")
+    except OSError as e:
+        meta["fail"].append("no results: %s" % e)
+        return meta
+    with f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "SAB_FAIL":
+                meta["fail"].append(" ".join(w[1:]))
+            elif w[0] == "SAB_DONE":
+                meta["done"] = True
+            elif w[0] == "M" and len(w) >= 2:
+                meta[w[1]] = w[2:]
+            elif w[0] == "R" and len(w) >= 3:
+                meta["R"][w[2]] = w[3:]
+    return meta
+
+
+def scale_kv(words):
+    """KEY=VALUE words, or meminfo's 'Key: value' pairs, as a dict."""
+    if words and "=" in words[0]:
+        return dict(x.split("=", 1) for x in words if "=" in x)
+    return {k.rstrip(":"): v for k, v in zip(words[::2], words[1::2])}
+
+
+def scale_report(d):
+    """The scale run: many possible CPUs (DIR/cpus), much RAM (DIR/ram)."""
+    ph = {p: scale_parse("%s/%s/ktap.log" % (d, p)) for p in ("cpus", "ram")}
+    c, r = ph["cpus"], ph["ram"]
+
+    def one(m, key, i=0):
+        v = m.get(key)
+        return v[i] if v and len(v) > i else "-"
+
+    def size(m, name, key):
+        return scale_kv(m.get(name, [])).get(key, "-")
+
+    def delta(m, name, key):
+        b = scale_kv(m.get("mem_before_" + name, []))
+        a = scale_kv(m.get("mem_after_" + name, []))
+        if key not in a or key not in b:
+            return None
+        return int(a[key]) - int(b[key])
+
+    def kb(v):
+        return "-" if v is None else "%+d kB" % v
+
+    def rd(m, name):
+        v = m.get(name)
+        if not v or len(v) < 7 or v[1] != "read":
+            return None
+        return {"call_sites": int(v[0]), "reps": int(v[2]),
+                "bytes": int(v[3]), "rows": int(v[4]),
+                "min_ns": int(v[5]), "median_ns": int(v[6])}
+
+    def rdcell(m, name):
+        x = rd(m, name)
+        if not x:
+            return "-"
+        return "%.1f ms, %d rows" % (x["min_ns"] / 1e6, x["rows"])
+
+    print()
+    print("== scale: kernel %s, 2 boots without icount (single-threaded TCG),"
+          " 2 vCPUs online each" % one(c, "kernel"))
+    print("   many CPUs: possible %s (%s), %s kB MemTotal; much RAM: possible"
+          " %s, %s kB MemTotal" % (one(c, "possible"), one(c, "nr_possible"),
+                                   one(c, "memtotal"), one(r, "possible"),
+                                   one(r, "memtotal")))
+    if c.get("allowing"):
+        print("   many CPUs' boot: " + " ".join(c["allowing"]))
+    print()
+    rows = []
+
+    def row(label, a, b):
+        rows.append((label, a, b))
+    row("possible CPUs", one(c, "nr_possible"), one(r, "nr_possible"))
+    row("default sizing (as /init loaded it):", "", "")
+    for key, label in (("object_capacity", "  object capacity"),
+                       ("site_capacity", "  call site capacity"),
+                       ("table_memory", "  table memory (bytes)"),
+                       ("counter_memory", "  counter memory (bytes)"),
+                       ("counter_cpus", "  counter cpus")):
+        row(label, size(c, "sizes_boot", key), size(r, "sizes_boot", key))
+    row("loaded with max_sites=16384 for the reads:", "", "")
+    for key, label in (("object_capacity", "  object capacity"),
+                       ("site_capacity", "  call site capacity"),
+                       ("table_memory", "  table memory (bytes)"),
+                       ("counter_memory", "  counter memory (bytes)"),
+                       ("counter_cpus", "  counter cpus")):
+        row(label, size(c, "sizes_reads", key), size(r, "sizes_reads", key))
+    row("  vmallocinfo [slab_account]: areas bytes",
+        " ".join(c.get("vmalloc_reads", ["-"])),
+        " ".join(r.get("vmalloc_reads", ["-"])))
+    for key in ("Percpu", "VmallocUsed", "Slab", "MemFree"):
+        row("  %s at insmod" % key, kb(delta(c, "reads", key)),
+            kb(delta(r, "reads", key)))
+    row("full read, 10,000 sites (fastest of 5)", rdcell(c, "read_before"),
+        rdcell(r, "read_before"))
+    row("first read right after a reset", rdcell(c, "read_reset_first"),
+        rdcell(r, "read_reset_first"))
+    row("  then fastest of 5 more", rdcell(c, "read_reset"),
+        rdcell(r, "read_reset"))
+    w = max(len(x[0]) for x in rows) + 2
+    print("%-*s %24s %24s" % (w, "", "many CPUs: %s possible"
+                               % one(c, "nr_possible"),
+                               "much RAM: %s possible" % one(r, "nr_possible")))
+    print("-" * (w + 50))
+    for label, a, b in rows:
+        print("%-*s %24s %24s" % (w, label, a, b))
+    held = {}
+    h = r.get("held")
+    if h and len(h) >= 8:
+        keys = ["asked", "row_objs", "dropped_before", "dropped",
+                "tracked", "object_capacity", "table_memory",
+                "current_objects"]
+        held = dict(zip(keys, h))
+        hm = r["R"].get("hold_many")
+        ns = int(hm[2]) if hm and len(hm) >= 3 else None
+        print()
+        print("much RAM, default sizing (object capacity %s, table memory %s"
+              " bytes):" % (held["object_capacity"], held["table_memory"]))
+        print("  hold_many %s kmalloc(64): %s live in its row, tracked objects"
+              " %s, current objects %s%s"
+              % (held["asked"], held["row_objs"], held["tracked"],
+                 held["current_objects"],
+                 "" if ns is None else ", %.1f s" % (ns / 1e9)))
+        dropped = int(held["dropped"]) - int(held["dropped_before"])
+        print("  dropped objects: %s (+%d while holding): %s"
+              % (held["dropped"], dropped,
+                 "NOT 0, objects beyond the table were dropped" if dropped
+                 else "0, every object tracked"))
+        adv = r.get("advised")
+        if adv and adv[0] != "n/a":
+            print("  advised max_objects (the header): " + adv[0])
+        rel = r.get("released")
+        if rel:
+            print("  after release: tracked objects %s, dropped objects %s,"
+                  " unknown frees %s" % tuple((rel + ["-"] * 3)[:3]))
+    fail = False
+    for p, m in ph.items():
+        for f in m["fail"]:
+            print("FAILED (%s): %s" % (p, f))
+        if m["fail"] or not m.get("done"):
+            fail = True
+            if not m["fail"]:
+                print("FAILED (%s): the guest did not finish" % p)
+    doc = {"cpus": c, "ram": r, "held": held,
+           "reads": {p: {n: rd(m, n) for n in ("read_before",
+                                                 "read_reset_first",
+                                                 "read_reset")}
+                     for p, m in ph.items()},
+           "table": [{"row": a, "cpus": b, "ram": x} for a, b, x in rows]}
+    return doc, fail
+
+
 def main():
     outj = sys.argv[1]
     doc = {"runs": {}}
@@ -466,6 +629,10 @@ def main():
     for arg in sys.argv[2:]:
         name, d = arg.split(":", 1)
         icount = name.endswith("icount")
+        if name == "scale":
+            doc["runs"][name], bad = scale_report(d)
+            fail = fail or bad
+            continue
         if name.startswith("map-"):
             doc["runs"][name], bad = peers_report(name, d, icount)
             fail = fail or bad
