@@ -2,9 +2,9 @@
 /*
  * slab_account: what differs between 64-bit and 32-bit kernels, for the
  * core's inline code (sa_core.h): per-CPU counters that another CPU reads
- * whole, the module's clock from 64-bit jiffies, the multiplicative hash,
- * and how many keys fill a 64-byte bucket.  On a 64-bit kernel each is
- * what it was before 32-bit kernels were supported: the same instructions.
+ * whole (the global event counters, the sites' counters), the module's
+ * clock from 64-bit jiffies, the multiplicative hash, and how many keys
+ * fill a 64-byte bucket.
  */
 #ifndef SLAB_ACCOUNT_ARCH_H
 #define SLAB_ACCOUNT_ARCH_H
@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
+#include <asm/local64.h>
 
 /*
  * A per-CPU counter, written by its CPU with one operation and summed by
@@ -30,10 +31,7 @@
  */
 #if BITS_PER_LONG == 64
 #define sa_count_t		u64
-#define sa_count_add(pcp, v)	this_cpu_add(pcp, v)
-#define sa_count_sub(pcp, v)	this_cpu_sub(pcp, v)
 #define sa_count_inc(pcp)	this_cpu_inc(pcp)
-#define sa_count_dec(pcp)	this_cpu_dec(pcp)
 
 static __always_inline u64 sa_count_read(const sa_count_t *c)
 {
@@ -41,16 +39,32 @@ static __always_inline u64 sa_count_read(const sa_count_t *c)
 }
 #else
 #define sa_count_t		atomic64_t
-#define sa_count_add(pcp, v)	atomic64_add(v, raw_cpu_ptr(&(pcp)))
-#define sa_count_sub(pcp, v)	atomic64_sub(v, raw_cpu_ptr(&(pcp)))
 #define sa_count_inc(pcp)	atomic64_inc(raw_cpu_ptr(&(pcp)))
-#define sa_count_dec(pcp)	atomic64_dec(raw_cpu_ptr(&(pcp)))
 
 static __always_inline u64 sa_count_read(const sa_count_t *c)
 {
 	return atomic64_read(c);
 }
 #endif
+
+/*
+ * A site's counter in its CPU's array (sa_core.h, sa_cpu_ctrs), written
+ * through a pointer by that CPU with one operation safe against the
+ * interrupts and NMIs that may count on it meanwhile, read whole by any
+ * CPU: local64_t.  64-bit: a local_t, on x86_64 one add to memory without
+ * a lock prefix (what this_cpu_add() was), elsewhere an atomic add without
+ * a barrier; 32-bit: an atomic64_t, as sa_count_t.
+ */
+#define sa_ctr_t		local64_t
+#define sa_ctr_add(p, v)	local64_add(v, p)
+#define sa_ctr_sub(p, v)	local64_sub(v, p)
+#define sa_ctr_inc(p)		local64_inc(p)
+#define sa_ctr_dec(p)		local64_dec(p)
+
+static __always_inline u64 sa_ctr_read(sa_ctr_t *c)
+{
+	return local64_read(c);
+}
 
 /*
  * jiffies in 64 bits.  A 32-bit kernel's jiffies wraps 5 minutes after

@@ -34,8 +34,17 @@
  *			from them and only ever holds a value the site once
  *			had, so a stale read lets pass only allocations that
  *			need no note.
- * sa_site.pcpu->*	per-CPU (sa_count_t, sa_arch.h: whole on 32-bit
- *			kernels too), only grow but bytes_req, which an
+ * sa_cpu_ctrs		a CPU's array, zeroed, published by the hotplug
+ *			prepare step with smp_store_release() before the CPU
+ *			comes up (it runs no probe before); the CPU's own
+ *			probes read it with this_cpu_read(); readers of other
+ *			CPUs' counters with smp_load_acquire(), skipping a
+ *			NULL one (a CPU never online: nothing counted).  Freed
+ *			only at unload, after the probes are gone.
+ * sa_site.ctr		written before the entry is published, never after.
+ * sa_site counters	in each CPU's array at .ctr (sa_ctr_t, sa_arch.h:
+ *			whole on 32-bit kernels too), written only by that
+ *			CPU's probes, only grow but bytes_req, which an
  *			in-place resize moves by its difference (signed,
  *			modulo 2^64), and an allocation taken back from a
  *			site: reported twice (large kmallocs on 6.10+) or
@@ -168,14 +177,12 @@
 
 #include "sa_arch.h"
 
-#define SA_FORMAT_VERSION	"1.3"
+#define SA_FORMAT_VERSION	"1.4"
 #define SA_NAME_LEN		24	/* a cache's name as the row shows it */
 #define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
 #define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
 #define SA_MAX_OBJECTS		BIT(26)
 #define SA_MAX_SITES		BIT(20)
-/* Per-CPU counters are allocated in blocks of this many sites. */
-#define SA_PCPU_BLOCK		512
 /* Request sizes <= 8, <= 16, ... <= 8192, > 8192 bytes. */
 #define SA_SIZE_BUCKETS		12
 
@@ -192,14 +199,17 @@ enum sa_site_type {
 
 /*
  * A site's counters, per CPU, summed when the file is read.  Live objects
- * are allocs - frees, live requested bytes bytes_req - freed_req.
+ * are allocs - frees, live requested bytes bytes_req - freed_req.  Each
+ * CPU that comes online has an array of them, one per site of the table
+ * and one for the vacant and retired sites (sa_sites.c): per-CPU memory
+ * follows the CPUs that run, not the CPUs the firmware says may come.
  */
 struct sa_site_pcpu {
-	sa_count_t allocs;
-	sa_count_t frees;
-	sa_count_t bytes_alloc;
-	sa_count_t bytes_req;	/* moved by in-place resizes too */
-	sa_count_t freed_req;	/* requested bytes of the frees */
+	sa_ctr_t allocs;
+	sa_ctr_t frees;
+	sa_ctr_t bytes_alloc;
+	sa_ctr_t bytes_req;	/* moved by in-place resizes too */
+	sa_ctr_t freed_req;	/* requested bytes of the frees */
 };
 
 /* Their sums. */
@@ -225,7 +235,7 @@ struct sa_site {
 	const struct kmem_cache *fast;
 	const struct kmem_cache *cache;	/* first cache seen, compared only */
 	unsigned long type;		/* enum sa_site_type bits */
-	struct sa_site_pcpu __percpu *pcpu;
+	u32 ctr;			/* its counters' offset in a CPU's array */
 	u32 off;			/* its byte offset in sa_sites */
 	int ready;			/* published in the hash */
 	/*
@@ -322,6 +332,14 @@ extern struct sa_objval *sa_vals;
 extern unsigned long sa_bucket_mask;
 extern unsigned long sa_vals_stride;	/* bytes of a bucket's values */
 
+/*
+ * The site counters of each CPU that has come online since the load: an
+ * array in memory of that CPU's node, made by the CPU hotplug's prepare
+ * step (sa_sites.c) before the CPU runs anything, kept when it goes
+ * offline (its counts stay in the sums); NULL for a CPU never online.
+ */
+DECLARE_PER_CPU(char *, sa_cpu_ctrs);
+
 /* Control (sa_main.c): readers, reset, start and stop hold it. */
 extern struct mutex sa_ctl_lock;
 
@@ -386,6 +404,15 @@ static __always_inline struct sa_site *sa_site_home(unsigned long call_site)
 	return READ_ONCE(sa_site_hash[sa_hash(call_site, sa_site_hash_mask)]);
 }
 
+/*
+ * This CPU's counters of @e.  Probes run with preemption off: the CPU
+ * stays, and every update through the pointer is one local64 operation.
+ */
+static __always_inline struct sa_site_pcpu *sa_site_ctrs(const struct sa_site *e)
+{
+	return (void *)(this_cpu_read(sa_cpu_ctrs) + e->ctr);
+}
+
 void sa_site_note_slow(struct sa_site *e, s64 live, size_t bytes_req);
 void sa_site_uncount_size(struct sa_site *e, u32 req);
 
@@ -394,11 +421,11 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 					       size_t bytes_alloc,
 					       size_t bytes_req)
 {
-	struct sa_site_pcpu __percpu *c = e->pcpu;
+	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
-	sa_count_inc(c->allocs);
-	sa_count_add(c->bytes_alloc, bytes_alloc);
-	sa_count_add(c->bytes_req, bytes_req);
+	sa_ctr_inc(&c->allocs);
+	sa_ctr_add(&c->bytes_alloc, bytes_alloc);
+	sa_ctr_add(&c->bytes_req, bytes_req);
 	return atomic64_add_return(bytes_alloc, &e->live_alloc);
 }
 
@@ -430,13 +457,13 @@ static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
 						  u32 bytes_alloc,
 						  u32 bytes_req)
 {
-	struct sa_site_pcpu __percpu *c = e->pcpu;
+	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
 	atomic64_sub(bytes_alloc, &e->live_alloc);
 	sa_site_uncount_size(e, bytes_req);
-	sa_count_sub(c->bytes_req, bytes_req);
-	sa_count_sub(c->bytes_alloc, bytes_alloc);
-	sa_count_dec(c->allocs);
+	sa_ctr_sub(&c->bytes_req, bytes_req);
+	sa_ctr_sub(&c->bytes_alloc, bytes_alloc);
+	sa_ctr_dec(&c->allocs);
 }
 
 /* Count the free of an object of @e (after it left the table). */
@@ -444,11 +471,11 @@ static __always_inline void sa_site_count_free(struct sa_site *e,
 					       unsigned long bytes_alloc,
 					       unsigned long bytes_req)
 {
-	struct sa_site_pcpu __percpu *c = e->pcpu;
+	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
 	atomic64_sub(bytes_alloc, &e->live_alloc);
-	sa_count_add(c->freed_req, bytes_req);
-	sa_count_inc(c->frees);
+	sa_ctr_add(&c->freed_req, bytes_req);
+	sa_ctr_inc(&c->frees);
 }
 
 /* ---- objects ----------------------------------------------------------- */

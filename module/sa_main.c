@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/tracepoint.h>
+#include <linux/vmstat.h>
 
 #include "sa_control.h"
 #include "sa_core.h"
@@ -50,7 +51,7 @@
 static unsigned long max_objects;
 module_param(max_objects, ulong, 0444);
 MODULE_PARM_DESC(max_objects,
-		 "object table capacity (0 = auto: 1 per 2 KiB of RAM, 8192..1M)");
+		 "object table capacity (0 = auto: 1 per 2 KiB of RAM or per 256 B of slab in use, 8192..64M)");
 
 static unsigned long max_sites;
 module_param(max_sites, ulong, 0444);
@@ -86,7 +87,7 @@ static int sa_fit_vmalloc(unsigned long *objs, unsigned long *sites,
 
 	for (;;) {
 		need = (u64)sa_objects_bytes(*objs) + sa_sites_bytes(*sites) +
-		       sa_names_bytes(*sites);
+		       sa_sites_ctrs_bytes(*sites) + sa_names_bytes(*sites);
 		if (need <= room)
 			return 0;
 		if (auto_objs && *objs > 8192)
@@ -111,6 +112,32 @@ static void sa_free_tables(void)
 	sa_objects_free();
 }
 
+/*
+ * Slab memory in use now, in bytes: the objects allocated before the load
+ * are not tracked, but as they are freed and allocated again the table
+ * comes to hold about as many.
+ */
+static unsigned long sa_slab_bytes(void)
+{
+	return (global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+		global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B)) << PAGE_SHIFT;
+}
+
+/*
+ * The object table's automatic size: one object per 2 KiB of RAM, or, on
+ * a machine whose slab holds more, one per 256 bytes of slab in use at the
+ * load (1.75 slots each: a slot per 146 bytes), but no more than one per
+ * KiB of RAM; 8192 to SA_MAX_OBJECTS.  The table takes 44 bytes per
+ * object of that figure: about 2% of RAM, 4% at most.
+ */
+static unsigned long sa_auto_objects(unsigned long ram_mib)
+{
+	unsigned long by_ram = ram_mib * 512;
+	unsigned long by_slab = min(sa_slab_bytes() / 256, ram_mib * 1024);
+
+	return sa_clamp_pow2(max(by_ram, by_slab), 8192, SA_MAX_OBJECTS);
+}
+
 static int sa_alloc_tables(void)
 {
 	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
@@ -124,7 +151,7 @@ static int sa_alloc_tables(void)
 		return -EINVAL;
 	}
 	if (!objs)
-		objs = sa_clamp_pow2(ram_mib * 512, 8192, 1UL << 20);
+		objs = sa_auto_objects(ram_mib);
 	if (!sites)
 		sites = sa_clamp_pow2(ram_mib * 32, 1024, 16384);
 	ret = sa_fit_vmalloc(&objs, &sites, !max_objects, !max_sites);

@@ -82,6 +82,15 @@ unsigned long sa_objects_capacity(void)
 	return (sa_bucket_mask + 1) * SA_BUCKET_KEYS;
 }
 
+unsigned long sa_objects_advice(u64 want)
+{
+	u64 n = max_t(u64, 2 * want, 2 * (u64)sa_objects_capacity());
+
+	if (n >= SA_MAX_OBJECTS)
+		return SA_MAX_OBJECTS;
+	return roundup_pow_of_two((unsigned long)n);
+}
+
 void sa_stats_sum(struct sa_stats_sum *sum)
 {
 	unsigned int i;
@@ -429,7 +438,7 @@ void sa_account_resize(const void *ptr, size_t new_req)
 	req = min_t(size_t, new_req, val->bytes_alloc);
 	WRITE_ONCE(val->bytes_req, req);
 	/* Modulo 2^64: a shrink subtracts. */
-	sa_count_add(e->pcpu->bytes_req, (u64)req - old);
+	sa_ctr_add(&sa_site_ctrs(e)->bytes_req, (u64)req - old);
 	sa_stat_inc(SA_STAT_RESIZED);
 }
 

@@ -15,6 +15,12 @@ size_t sa_objects_bytes(unsigned long objs);
 void sa_objects_free(void);
 /* Its slots. */
 unsigned long sa_objects_capacity(void);
+/*
+ * The max_objects to load with when @want objects (those tracked and
+ * those dropped) did not fit: room for twice as many, at least twice
+ * the slots of now, at most SA_MAX_OBJECTS.
+ */
+unsigned long sa_objects_advice(u64 want);
 
 /* The detail file's age columns: 6, by bounds in seconds. */
 #define SA_AGE_BUCKETS	6

@@ -124,7 +124,8 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "object capacity: %lu\n", sa_objects_capacity());
 	seq_printf(m, "call sites: %llu\n", sites);
 	seq_printf(m, "call site capacity: %u\n", sa_site_cap);
-	seq_printf(m, "table memory: %zu\n", sa_proc_table_bytes);
+	seq_printf(m, "table memory: %zu\n",
+		   sa_proc_table_bytes + sa_ctrs_memory());
 	/* 1.1: the paths beyond the tracepoints, and what they saw. */
 	for (p = 0; p < SA_NR_PATHS; p++)
 		if (sa_path_name(p))
@@ -145,6 +146,13 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "hidden callers: %llu\n", hidden);
 	/* 1.3: module loads, unloads, and which live loads are reloads. */
 	sa_loads_header(m);
+	/* 1.4: the per-CPU counters; what to load with when objects drop. */
+	seq_printf(m, "counter memory: %zu\n", sa_ctrs_memory());
+	seq_printf(m, "counter cpus: %u\n", sa_ctr_cpus_nr());
+	if (st.n[SA_STAT_DROPPED_OBJS])
+		seq_printf(m, "advised max_objects: %lu\n",
+			   sa_objects_advice(tracked +
+					     st.n[SA_STAT_DROPPED_OBJS]));
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 

@@ -12,9 +12,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/irqflags.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -31,13 +34,12 @@ struct sa_site_cold *sa_site_colds;
 struct sa_site **sa_site_hash;
 /*
  * What a vacant hash slot points to (sa_site_home()): call site 0 and a
- * fast key no allocation has, never written.  Its counters are real, so
- * that a mistake would count into them rather than at per-CPU offset 0.
+ * fast key no allocation has, never written.  Its counters are real (the
+ * last of each CPU's array, .ctr set at load), so that a mistake would
+ * count into them rather than into another site's.
  */
-static DEFINE_PER_CPU(struct sa_site_pcpu, sa_vacant_pcpu);
 static struct sa_site sa_site_vacant = {
 	.fast = SA_FAST_NONE,
-	.pcpu = &sa_vacant_pcpu,
 };
 
 /*
@@ -48,41 +50,99 @@ static struct sa_site sa_site_vacant = {
 static struct sa_site sa_site_retired = {
 	.call_site = SA_SITE_RETIRED,
 	.fast = SA_FAST_NONE,
-	.pcpu = &sa_vacant_pcpu,
 };
 
 unsigned int sa_site_cap;
 unsigned long sa_site_hash_mask;
 
-static struct sa_site_pcpu __percpu **sa_pcpu_blocks;
-static unsigned int sa_nr_pcpu_blocks;
 static atomic_t sa_nr_sites = ATOMIC_INIT(0);
 static DEFINE_PER_CPU(int, sa_spare_site) = -1;
 
 /* ---- tables ----------------------------------------------------------- */
 
-/* The per-CPU counters of @sites sites, in blocks the per-CPU allocator takes. */
-static int sa_alloc_pcpu(unsigned long sites)
-{
-	const size_t block = SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu);
-	unsigned int i;
+DEFINE_PER_CPU(char *, sa_cpu_ctrs);
+/* CPUs with counters (sa_cpu_ctrs set): those online since the load. */
+static struct cpumask sa_ctr_cpus;
+static atomic_t sa_nr_ctr_cpus = ATOMIC_INIT(0);
+static int sa_cpuhp_state;	/* the hotplug state, > 0 once set up */
 
-	BUILD_BUG_ON(SA_PCPU_BLOCK * sizeof(struct sa_site_pcpu) >
-		     PCPU_MIN_UNIT_SIZE);
-	sa_nr_pcpu_blocks = DIV_ROUND_UP(sites, SA_PCPU_BLOCK);
-	sa_pcpu_blocks = sa_zalloc(array_size(sa_nr_pcpu_blocks,
-					      sizeof(*sa_pcpu_blocks)));
-	if (!sa_pcpu_blocks)
+/* Bytes of one CPU's counters: the table's sites and the vacant one. */
+static size_t sa_ctrs_bytes(unsigned long sites)
+{
+	return (sites + 1) * sizeof(struct sa_site_pcpu);
+}
+
+/*
+ * The hotplug prepare step of @cpu (process context, on another CPU,
+ * before @cpu runs anything): its counters, unless it had them from an
+ * earlier time online (they keep its counts).
+ */
+static int sa_cpu_prepare(unsigned int cpu)
+{
+	char *ctrs;
+
+	if (per_cpu(sa_cpu_ctrs, cpu))
+		return 0;
+	/* No allocation-failure splat: the load, or the CPU, fails. */
+	ctrs = kvzalloc_node(sa_ctrs_bytes(sa_site_cap),
+			     GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL,
+			     cpu_to_node(cpu));
+	if (!ctrs)
 		return -ENOMEM;
-	for (i = 0; i < sa_nr_pcpu_blocks; i++) {
-		/* Zeroed, as every per-CPU allocation. */
-		sa_pcpu_blocks[i] = __alloc_percpu_gfp(block,
-						       __alignof__(struct sa_site_pcpu),
-						       GFP_KERNEL | __GFP_NOWARN);
-		if (!sa_pcpu_blocks[i])
-			return -ENOMEM;
-	}
+	/* Zeroed before any reader sees the array. */
+	smp_store_release(&per_cpu(sa_cpu_ctrs, cpu), ctrs);
+	cpumask_set_cpu(cpu, &sa_ctr_cpus);
+	atomic_inc(&sa_nr_ctr_cpus);
 	return 0;
+}
+
+/* @cpu's counters for a reader on any CPU, or NULL (never online). */
+static struct sa_site_pcpu *sa_cpu_site_ctrs(int cpu, const struct sa_site *e)
+{
+	/* Pairs with the release in sa_cpu_prepare(): zeroed when seen. */
+	char *ctrs = smp_load_acquire(&per_cpu(sa_cpu_ctrs, cpu));
+
+	return ctrs ? (void *)(ctrs + e->ctr) : NULL;
+}
+
+/* Each CPU's counters: those online now, and each that comes online. */
+static int sa_alloc_ctrs(unsigned long sites)
+{
+	int ret;
+
+	sa_site_vacant.ctr = sites * sizeof(struct sa_site_pcpu);
+	sa_site_retired.ctr = sa_site_vacant.ctr;
+	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "slab_account:counters",
+				sa_cpu_prepare, NULL);
+	if (ret < 0)
+		return ret;
+	sa_cpuhp_state = ret;
+	return 0;
+}
+
+static void sa_free_ctrs(void)
+{
+	int cpu;
+
+	if (sa_cpuhp_state > 0)
+		cpuhp_remove_state_nocalls(sa_cpuhp_state);
+	sa_cpuhp_state = 0;
+	for_each_possible_cpu(cpu) {
+		kvfree(per_cpu(sa_cpu_ctrs, cpu));
+		per_cpu(sa_cpu_ctrs, cpu) = NULL;
+	}
+	cpumask_clear(&sa_ctr_cpus);
+	atomic_set(&sa_nr_ctr_cpus, 0);
+}
+
+unsigned int sa_ctr_cpus_nr(void)
+{
+	return atomic_read(&sa_nr_ctr_cpus);
+}
+
+size_t sa_ctrs_memory(void)
+{
+	return sa_ctr_cpus_nr() * sa_ctrs_bytes(sa_site_cap);
 }
 
 /* Bits of the site hash for @sites sites: twice as many slots. */
@@ -94,9 +154,12 @@ static unsigned int sa_sites_hash_bits(unsigned long sites)
 size_t sa_sites_bytes(unsigned long sites)
 {
 	return sites * (sizeof(struct sa_site) + sizeof(struct sa_site_cold)) +
-	       (sizeof(*sa_site_hash) << sa_sites_hash_bits(sites)) +
-	       (size_t)roundup(sites, SA_PCPU_BLOCK) *
-	       sizeof(struct sa_site_pcpu) * num_possible_cpus();
+	       (sizeof(*sa_site_hash) << sa_sites_hash_bits(sites));
+}
+
+size_t sa_sites_ctrs_bytes(unsigned long sites)
+{
+	return sa_ctrs_bytes(sites) * num_online_cpus();
 }
 
 int sa_sites_alloc(unsigned long sites, size_t *bytes)
@@ -106,6 +169,8 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 
 	/* Object values keep a site as its byte offset in 32 bits. */
 	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
+	/* ... and so its counters' offset in a CPU's array. */
+	BUILD_BUG_ON(sizeof(struct sa_site_pcpu) > sizeof(struct sa_site));
 	/* sa_hash() gives SA_HASH_BITS bits: enough for the largest table. */
 	BUILD_BUG_ON(roundup_pow_of_two(SA_MAX_SITES * 2) > BIT_ULL(SA_HASH_BITS));
 
@@ -118,7 +183,7 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 	sa_site_colds = sa_zalloc(array_size(sites, sizeof(struct sa_site_cold)));
 	sa_site_hash = sa_zalloc(array_size(BIT(hash_bits), sizeof(*sa_site_hash)));
 	if (!sa_sites || !sa_site_colds || !sa_site_hash ||
-	    sa_alloc_pcpu(sites)) {
+	    sa_alloc_ctrs(sites)) {
 		sa_sites_free();
 		return -ENOMEM;
 	}
@@ -129,13 +194,7 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 
 void sa_sites_free(void)
 {
-	unsigned int i;
-
-	if (sa_pcpu_blocks)
-		for (i = 0; i < sa_nr_pcpu_blocks; i++)
-			free_percpu(sa_pcpu_blocks[i]);
-	vfree(sa_pcpu_blocks);
-	sa_pcpu_blocks = NULL;
+	sa_free_ctrs();
 	vfree(sa_sites);
 	sa_sites = NULL;
 	vfree(sa_site_colds);
@@ -223,8 +282,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				atomic64_set(&e->req_range, SA_REQ_NONE);
 				e->first_req = SA_FIRST_NONE;
 				/* Zeroed at load, used by no site before. */
-				e->pcpu = sa_pcpu_blocks[idx / SA_PCPU_BLOCK] +
-					  idx % SA_PCPU_BLOCK;
+				e->ctr = idx * sizeof(struct sa_site_pcpu);
 				sa_site_set_cache(e, s);
 			}
 			e = sa_site_at(idx);
@@ -416,27 +474,32 @@ void sa_site_uncount_size(struct sa_site *e, u32 req)
  */
 static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 {
+	struct sa_site_pcpu *c;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
-
-		sum->frees += sa_count_read(&c->frees);
-		sum->freed_req += sa_count_read(&c->freed_req);
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (!c)
+			continue;
+		sum->frees += sa_ctr_read(&c->frees);
+		sum->freed_req += sa_ctr_read(&c->freed_req);
 	}
 	/* Frees before allocs: a free is counted after its allocation. */
 	smp_rmb();
-	for_each_possible_cpu(cpu)
-		sum->bytes_req +=
-			sa_count_read(&per_cpu_ptr(e->pcpu, cpu)->bytes_req);
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (c)
+			sum->bytes_req += sa_ctr_read(&c->bytes_req);
+	}
 	/* Requested before allocated bytes: added the other way round. */
 	smp_rmb();
-	for_each_possible_cpu(cpu) {
-		const struct sa_site_pcpu *c = per_cpu_ptr(e->pcpu, cpu);
-
-		sum->allocs += sa_count_read(&c->allocs);
-		sum->bytes_alloc += sa_count_read(&c->bytes_alloc);
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (!c)
+			continue;
+		sum->allocs += sa_ctr_read(&c->allocs);
+		sum->bytes_alloc += sa_ctr_read(&c->bytes_alloc);
 	}
 }
 
@@ -480,7 +543,7 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
 
 		/*
 		 * Empty rows (after a reset) are passed over by the
-		 * thousand, each a sum over every possible CPU.
+		 * thousand, each a sum over every CPU with counters.
 		 */
 		if (!(idx % 64))
 			cond_resched();
@@ -600,7 +663,7 @@ static int sa_sites_base_cpu(void *arg)
 	for (i = 0; i < p->n; i++) {
 		struct sa_site *e = sa_site_at(i);
 		struct sa_site_cold *b = sa_site_cold(e);
-		const struct sa_site_pcpu *c;
+		struct sa_site_pcpu *c;
 
 		if (!(i % 64)) {
 			if (i) {
@@ -611,11 +674,13 @@ static int sa_sites_base_cpu(void *arg)
 		}
 		if (!sa_site_ready(e))
 			continue;
-		c = per_cpu_ptr(e->pcpu, p->cpu);
-		b->base_allocs += sa_count_read(&c->allocs);
-		b->base_frees += sa_count_read(&c->frees);
-		b->base_alloc += sa_count_read(&c->bytes_alloc);
-		b->base_req += sa_count_read(&c->bytes_req);
+		c = sa_cpu_site_ctrs(p->cpu, e);
+		if (!c)
+			continue;
+		b->base_allocs += sa_ctr_read(&c->allocs);
+		b->base_frees += sa_ctr_read(&c->frees);
+		b->base_alloc += sa_ctr_read(&c->bytes_alloc);
+		b->base_req += sa_ctr_read(&c->bytes_req);
 	}
 	if (i)
 		local_irq_restore(flags);
@@ -642,8 +707,9 @@ void sa_sites_reset(void)
 		b->base_alloc = 0;
 		b->base_req = 0;
 	}
+	/* With the hotplug lock: no CPU gets counters meanwhile. */
 	cpus_read_lock();
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &sa_ctr_cpus) {
 		p.cpu = cpu;
 		if (!cpu_online(cpu) ||
 		    smp_call_on_cpu(cpu, sa_sites_base_cpu, &p, false))

@@ -10,11 +10,21 @@
 #include <linux/seq_file.h>
 #include "sa_core.h"
 
-/* Tables for @sites sites; their bytes in *@bytes.  0 or -ENOMEM. */
+/*
+ * Tables for @sites sites; their bytes in *@bytes, but for the per-CPU
+ * counters, which each CPU online gets now and each later one when it
+ * comes up (CPU hotplug).  0 or -ENOMEM.
+ */
 int sa_sites_alloc(unsigned long sites, size_t *bytes);
-/* The bytes those tables take. */
+/* The bytes those tables take (without the counters). */
 size_t sa_sites_bytes(unsigned long sites);
+/* The bytes of the counters of @sites sites for the CPUs online now. */
+size_t sa_sites_ctrs_bytes(unsigned long sites);
 void sa_sites_free(void);
+
+/* CPUs that have counters (online since the load), and their bytes. */
+unsigned int sa_ctr_cpus_nr(void);
+size_t sa_ctrs_memory(void);
 
 /*
  * Slow paths of an allocation (any context): the site of @call_site,

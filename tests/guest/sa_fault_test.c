@@ -309,6 +309,23 @@ static void close_pipes(int *fds, int n)
  * Every row must balance (no reset since the load) and, while stopped,
  * the objects in rows must be the objects in the table.
  */
+/*
+ * 1.4: the max_objects the header advises when objects were dropped: room
+ * for twice the objects tracked and dropped, at least twice the slots,
+ * at most 2^26 (module/sa_objects.c).
+ */
+static unsigned long long advised(unsigned long long want,
+				  unsigned long long slots)
+{
+	unsigned long long n = 2 * (want > slots ? want : slots), p = 1;
+
+	if (n >= 1ULL << 26)
+		return 1ULL << 26;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
 static void check_tables(struct __test_metadata *_metadata,
 			 const char *phase, struct sa_truth *t, int nt,
 			 int balanced)
@@ -335,6 +352,16 @@ static void check_tables(struct __test_metadata *_metadata,
 		  sa_snap_key(&s, "tracked objects"));
 	EXPECT_GE(sa_snap_key(&s, "call site capacity"),
 		  sa_snap_key(&s, "call sites"));
+	if (sa_snap_key(&s, "dropped objects")) {
+		EXPECT_EQ(advised(sa_snap_key(&s, "tracked objects") +
+				  sa_snap_key(&s, "dropped objects"),
+				  sa_snap_key(&s, "object capacity")),
+			  sa_snap_key(&s, "advised max_objects"))
+			TH_LOG("%s", phase);
+	} else {
+		EXPECT_FALSE(sa_snap_has_key(&s, "advised max_objects"))
+			TH_LOG("%s", phase);
+	}
 	for (int i = 0; i < nt; i++) {
 		const struct sa_row *r = sa_snap_row(&s, t[i].func, &count);
 

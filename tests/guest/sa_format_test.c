@@ -32,6 +32,8 @@ static const char * const keys[] = {
 	"unwrap failures",
 	/* 1.3 */
 	"unwrap helpers", "hidden callers",
+	/* 1.4 */
+	"counter memory", "counter cpus",
 };
 
 /* 1.3: every path's "hooked PATH" is 1, or its "unhooked PATH" says why. */
@@ -60,7 +62,7 @@ TEST(header_and_keys)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		EXPECT_TRUE(sa_snap_has_key(&s, keys[i])) TH_LOG("no '%s'", keys[i]);
 	}
-	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.3\n", 28));
+	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.4\n", 28));
 	for (int i = 0; i < s.nkeys; i++) {
 		const char *name = s.keys[i].name, *why;
 		char un[64];
@@ -82,6 +84,25 @@ TEST(header_and_keys)
 	EXPECT_GT(sa_snap_key(&s, "object capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "call site capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "table memory"), 0);
+	/*
+	 * 1.4: counters for each CPU online since the load (no CPU goes
+	 * offline here), none for CPUs that only may come: 40 bytes (five
+	 * 64-bit counters) per site of the table and the vacant one.
+	 */
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN),
+		  (long)sa_snap_key(&s, "counter cpus"));
+	EXPECT_EQ(sa_snap_key(&s, "counter cpus") * 40 *
+		  (sa_snap_key(&s, "call site capacity") + 1),
+		  sa_snap_key(&s, "counter memory"));
+	EXPECT_GT(sa_snap_key(&s, "table memory"),
+		  sa_snap_key(&s, "counter memory"));
+	/* Nothing dropped, no advice. */
+	EXPECT_EQ(sa_snap_key(&s, "dropped objects") != 0,
+		  sa_snap_has_key(&s, "advised max_objects"));
+	ksft_print_msg("counters: %llu CPUs of %ld possible, %llu bytes\n",
+		       sa_snap_key(&s, "counter cpus"),
+		       sysconf(_SC_NPROCESSORS_CONF),
+		       sa_snap_key(&s, "counter memory"));
 	/* Sites in the table, each printed or idle since a reset. */
 	EXPECT_GE(sa_snap_key(&s, "call sites"),
 		  sa_snap_key(&s, "number of callers"));

@@ -4,6 +4,8 @@
  * again, and freeing those objects afterwards.
  */
 #define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -85,6 +87,124 @@ TEST_F(reload, cycles)
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_STREQ("active", s.state);
 	sa_snap_free(&s);
+}
+
+/* The path of CPU @cpu's online switch. */
+static void cpu_online_path(char *buf, size_t len, int cpu)
+{
+	snprintf(buf, len, "/sys/devices/system/cpu/cpu%d/online", cpu);
+}
+
+static int cpu_set_online(int cpu, int on)
+{
+	char path[64];
+
+	cpu_online_path(path, sizeof(path), cpu);
+	return sa_write(path, on ? "1" : "0", 1);
+}
+
+/* The header's key @key now, or ~0 when the file cannot be read. */
+static unsigned long long key_now(const char *key)
+{
+	unsigned long long v;
+	char err[256];
+	struct sa_snap s;
+
+	if (sa_snap_read(&s, err, sizeof(err)))
+		return ~0ULL;
+	v = sa_snap_key(&s, key);
+	sa_snap_free(&s);
+	return v;
+}
+
+/*
+ * A CPU offline at load has no counters (none for CPUs that only may
+ * come); brought online, it gets them, and what it counts is exact; taken
+ * offline again, its counts stay in the rows and its counters stay.
+ */
+TEST_F(reload, cpu_online_after_load)
+{
+	unsigned long long cpus, mem, per_cpu;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu = (int)online - 1, n, count;
+	struct sa_truth t[32];
+	struct sa_snap a, b;
+	char path[64], err[256];
+	cpu_set_t set;
+
+	cpu_online_path(path, sizeof(path), cpu);
+	if (online < 2 || access(path, W_OK) || cpu_set_online(cpu, 0))
+		SKIP(return, "no CPU to take offline (%ld online)", online);
+	if (sa_module_unload("slab_account") ||
+	    sa_module_load("slab_account", NULL)) {
+		cpu_set_online(cpu, 1);
+		ASSERT_TRUE(0) TH_LOG("reload with CPU %d offline", cpu);
+	}
+	cpus = key_now("counter cpus");
+	mem = key_now("counter memory");
+	EXPECT_EQ(0, cpu_set_online(cpu, 1));
+	ASSERT_EQ((unsigned long long)online - 1, cpus);
+	ASSERT_LT(0, cpus);
+	per_cpu = mem / cpus;
+	EXPECT_EQ(cpus * per_cpu, mem);
+	EXPECT_EQ(cpus + 1, key_now("counter cpus"));
+	EXPECT_EQ(mem + per_cpu, key_now("counter memory"));
+
+	/* Counted on the CPU that came online: exact. */
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
+	CPU_ZERO(&set);
+	for (int i = 0; i < online; i++)
+		CPU_SET(i, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	n = sa_truth_read(t, 32, &count);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(0, sa_snap_read(&a, err, sizeof(err))) TH_LOG("%s", err);
+	/*
+	 * The first two sites of the "run" pattern (tests/kmod/sa_test.c)
+	 * allocate in the writer's task, on the CPU it is pinned to.
+	 */
+	ASSERT_LE(2, n);
+	ASSERT_STREQ("sa_test_alloc_kmalloc100", t[0].func);
+	ASSERT_STREQ("sa_test_alloc_cache", t[1].func);
+	ASSERT_EQ(0, sa_truth_to_stride(&t[0], NULL));
+	ASSERT_EQ(0, sa_truth_to_stride(&t[1], "sa_test_cache"));
+	n = 2;
+	for (int i = 0; i < n; i++) {
+		const struct sa_row *r = sa_snap_row(&a, t[i].func, &count);
+
+		ASSERT_NE(NULL, r) TH_LOG("no row for %s", t[i].func);
+		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", t[i].func);
+	}
+
+	/* Offline again: its counts and counters stay. */
+	ASSERT_EQ(0, cpu_set_online(cpu, 0));
+	ASSERT_EQ(0, sa_snap_read(&b, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0, cpu_set_online(cpu, 1));
+	EXPECT_EQ(cpus + 1, sa_snap_key(&b, "counter cpus"));
+	EXPECT_EQ(mem + per_cpu, sa_snap_key(&b, "counter memory"));
+	for (int i = 0; i < n; i++) {
+		const struct sa_row *ra = sa_snap_row(&a, t[i].func, &count);
+		const struct sa_row *rb = sa_snap_row(&b, t[i].func, &count);
+
+		ASSERT_NE(NULL, rb) TH_LOG("no row for %s", t[i].func);
+		EXPECT_EQ(ra->allocs, rb->allocs) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(ra->frees, rb->frees) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(ra->total, rb->total) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(ra->live, rb->live) TH_LOG("%s", t[i].func);
+	}
+	ksft_print_msg("report: counters: %llu CPUs at load (CPU %d offline), %llu bytes, %llu per CPU; CPU %d online then offline: %llu CPUs\n",
+		       cpus, cpu, mem, per_cpu, cpu,
+		       sa_snap_key(&b, "counter cpus"));
+	sa_snap_free(&a);
+	sa_snap_free(&b);
 }
 
 SA_SELFTEST_MAIN(1)
