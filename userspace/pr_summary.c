@@ -41,9 +41,17 @@ static int print_warnings(const struct sa_file *f)
 	uint64_t objs = pr_summary_num(f, "dropped objects");
 	uint64_t sites = pr_summary_num(f, "dropped sites");
 
-	if (objs && ++lines)
-		printf("warning: %" PRIu64 " allocations not tracked: the object table was full (object capacity %" PRIu64 "; raise max_objects)\n",
+	/* (1.4) The module says what to reload with. */
+	uint64_t advised = pr_summary_num(f, "advised max_objects");
+
+	if (objs && ++lines) {
+		printf("warning: %" PRIu64 " allocations not tracked: the object table was full (object capacity %" PRIu64 "; ",
 		       objs, pr_summary_num(f, "object capacity"));
+		if (advised)
+			printf("reload with max_objects=%" PRIu64 ")\n", advised);
+		else
+			printf("raise max_objects)\n");
+	}
 	if (sites && ++lines)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, pr_summary_num(f, "call site capacity"));

@@ -41,6 +41,8 @@ static const char *const known_numeric_keys[] = {
 	/* 1.3 */
 	"module loads", "module loads lost", "module unloads", "unwrap helpers",
 	"hidden callers",
+	/* 1.4 */
+	"counter memory", "counter cpus", "advised max_objects",
 };
 
 #define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */
