@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,6 +113,101 @@ TEST(header_and_keys)
 		       sa_snap_key(&s, "object capacity"),
 		       sa_snap_key(&s, "table memory"));
 	sa_snap_free(&s);
+}
+
+/* A number from a file (@key's line of it when @key is set), or -1. */
+static long long file_num(const char *path, const char *key)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (key && strncmp(line, key, strlen(key)))
+			continue;
+		v = strtoll(line + (key ? strlen(key) : 0), NULL, 10);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+static unsigned long long pow2_down(unsigned long long v)
+{
+	unsigned long long p = 1;
+
+	while (p * 2 <= v)
+		p *= 2;
+	return p;
+}
+
+/* max_objects chosen at load from @ram_mib and @slab_bytes (sa_main.c). */
+static unsigned long long auto_objects(unsigned long long ram_mib,
+				       unsigned long long slab_bytes)
+{
+	unsigned long long by_slab = slab_bytes / 256, objs = ram_mib * 512;
+
+	if (by_slab > ram_mib * 1024)
+		by_slab = ram_mib * 1024;
+	if (by_slab > objs)
+		objs = by_slab;
+	if (objs < 8192)
+		objs = 8192;
+	if (objs > 1ULL << 26)
+		objs = 1ULL << 26;
+	return pow2_down(objs);
+}
+
+/* The slots of a table for @objs: buckets of @keys, a power of two. */
+static unsigned long long slots(unsigned long long objs, unsigned int keys)
+{
+	unsigned long long buckets = 1;
+
+	while (buckets < (objs + keys - 1) / keys)
+		buckets *= 2;
+	return buckets * keys;
+}
+
+/*
+ * The object table's automatic size (README, docs/format.md): one object
+ * per 2 KiB of MemTotal, or one per 256 bytes of slab in use at the load
+ * where that is more (at most one per KiB), a power of two, 8192 to 2^26;
+ * then buckets of 7 keys (15 of 4 bytes on a 32-bit kernel), a power of
+ * two of them.  The slab at the load is not known here: between half and
+ * twice what it is now; where both give one size, as in these guests,
+ * the capacity is exact.
+ */
+TEST(auto_object_capacity)
+{
+	long long param = file_num("/sys/module/slab_account/parameters/max_objects", NULL);
+	long long total_kb = file_num("/proc/meminfo", "MemTotal:");
+	long long slab_kb = file_num("/proc/meminfo", "Slab:");
+	unsigned int keys = sizeof(long) == 8 ? 7 : 15;
+	unsigned long long lo, hi, cap;
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_LT(0, total_kb);
+	ASSERT_LT(0, slab_kb);
+	if (param != 0)
+		SKIP(return, "loaded with max_objects=%lld", param);
+	lo = slots(auto_objects(total_kb / 1024, slab_kb * 1024 / 2), keys);
+	hi = slots(auto_objects(total_kb / 1024, slab_kb * 1024 * 2), keys);
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	cap = sa_snap_key(&s, "object capacity");
+	sa_snap_free(&s);
+	if (sizeof(long) == 8) {
+		EXPECT_LE(lo, cap) TH_LOG("MemTotal %lld kB, Slab %lld kB", total_kb, slab_kb);
+		EXPECT_GE(hi, cap) TH_LOG("MemTotal %lld kB, Slab %lld kB", total_kb, slab_kb);
+	} else {
+		/* A 32-bit kernel's tables may have been halved to fit. */
+		EXPECT_GE(hi, cap);
+	}
+	ksft_print_msg("MemTotal %lld kB, Slab %lld kB: %llu slots (%s)\n",
+		       total_kb, slab_kb, cap,
+		       lo == hi ? "exact" : "between the slab's bounds");
 }
 
 TEST(callers_are_symbols)
