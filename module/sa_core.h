@@ -12,8 +12,12 @@
  * preemption off: the kernel turns it off around kprobe handlers and, up
  * to 6.x (PREEMPT_RT too), around tracepoint probes; 7.x calls those under
  * SRCU, preemptible, and they turn it off themselves (sa_tracepoints.c,
- * SA_TP_PREEMPTIBLE).  Every per-CPU update is a single this_cpu
- * operation all the same.  A kretprobe's return
+ * SA_TP_PREEMPTIBLE).  The global event counters are each updated by a
+ * single this_cpu operation; a site's counters through this CPU's array
+ * (__this_cpu_read(), which a DEBUG_PREEMPT kernel checks), each by one
+ * local64 operation: with preemption off the CPU stays between the
+ * read and the updates, and interrupts or NMIs counting meanwhile on it
+ * each count whole.  A kretprobe's return
  * handler runs before the hooked function's caller has its result back,
  * so a resize or a recharge of that object races with no free of it.
  * /proc readers, reset, start and stop run in process context under
@@ -410,7 +414,7 @@ static __always_inline struct sa_site *sa_site_home(unsigned long call_site)
  */
 static __always_inline struct sa_site_pcpu *sa_site_ctrs(const struct sa_site *e)
 {
-	return (void *)(this_cpu_read(sa_cpu_ctrs) + e->ctr);
+	return (void *)(__this_cpu_read(sa_cpu_ctrs) + e->ctr);
 }
 
 void sa_site_note_slow(struct sa_site *e, s64 live, size_t bytes_req);

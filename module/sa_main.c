@@ -166,8 +166,8 @@ static int sa_alloc_tables(void)
 	sa_table_bytes = obj_bytes + site_bytes + name_bytes;
 	sa_object_bytes = obj_bytes;
 	if (ret) {
-		pr_err("cannot allocate %zu bytes of tables (max_objects=%lu max_sites=%lu)\n",
-		       sa_table_bytes, objs, sites);
+		pr_err("cannot allocate %zu bytes of tables and the counters of %u CPUs (max_objects=%lu max_sites=%lu): error %d\n",
+		       sa_table_bytes, num_online_cpus(), objs, sites, ret);
 		sa_free_tables();
 	}
 	return ret;
@@ -231,9 +231,11 @@ static int __init sa_init(void)
 	sa_step("load", t0);
 	sa_log_steps = false;
 
-	pr_info("tracking up to %lu objects and %u call sites in %zu bytes (object table %zu, call sites %zu)\n",
-		sa_objects_capacity(), sa_site_cap, sa_table_bytes,
-		sa_object_bytes, sa_table_bytes - sa_object_bytes);
+	pr_info("tracking up to %lu objects and %u call sites in %zu bytes (object table %zu, call sites %zu, counters of %u CPUs %zu)\n",
+		sa_objects_capacity(), sa_site_cap,
+		sa_table_bytes + sa_ctrs_memory(), sa_object_bytes,
+		sa_table_bytes - sa_object_bytes, sa_ctr_cpus_nr(),
+		sa_ctrs_memory());
 	sa_kprobes_report();
 	return 0;
 

@@ -13,6 +13,7 @@
 
 #include <linux/jiffies.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/vmalloc.h>
@@ -84,11 +85,16 @@ unsigned long sa_objects_capacity(void)
 
 unsigned long sa_objects_advice(u64 want)
 {
+	/* The automatic size's ceiling: one per KiB of RAM, 8192 to 2^26. */
+	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
+	unsigned long limit = rounddown_pow_of_two(clamp_t(u64, (u64)ram_mib * 1024,
+							   8192, SA_MAX_OBJECTS));
 	u64 n = max_t(u64, 2 * want, 2 * (u64)sa_objects_capacity());
 
-	if (n >= SA_MAX_OBJECTS)
-		return SA_MAX_OBJECTS;
-	return roundup_pow_of_two((unsigned long)n);
+	n = n >= limit ? limit : roundup_pow_of_two((unsigned long)n);
+	/* Only a table larger than this one. */
+	return sa_objects_buckets(n) * SA_BUCKET_KEYS > sa_objects_capacity() ?
+	       n : 0;
 }
 
 void sa_stats_sum(struct sa_stats_sum *sum)

@@ -18,7 +18,8 @@ unsigned long sa_objects_capacity(void);
 /*
  * The max_objects to load with when @want objects (those tracked and
  * those dropped) did not fit: room for twice as many, at least twice
- * the slots of now, at most SA_MAX_OBJECTS.
+ * the slots of now, at most the automatic size's ceiling (one per KiB of
+ * RAM, at most SA_MAX_OBJECTS); 0 when that gives no larger table.
  */
 unsigned long sa_objects_advice(u64 want);
 

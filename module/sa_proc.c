@@ -71,6 +71,7 @@ static void sa_seq_header(struct seq_file *m)
 	u64 allocs = 0, frees = 0, callers = 0, tracked = 0, sites = 0;
 	u64 hidden = 0;
 	unsigned int i, n = sa_sites_seen();
+	unsigned long advice;
 	struct sa_site_view v;
 	struct sa_stats_sum st;
 	enum sa_path p;
@@ -149,10 +150,10 @@ static void sa_seq_header(struct seq_file *m)
 	/* 1.4: the per-CPU counters; what to load with when objects drop. */
 	seq_printf(m, "counter memory: %zu\n", sa_ctrs_memory());
 	seq_printf(m, "counter cpus: %u\n", sa_ctr_cpus_nr());
-	if (st.n[SA_STAT_DROPPED_OBJS])
-		seq_printf(m, "advised max_objects: %lu\n",
-			   sa_objects_advice(tracked +
-					     st.n[SA_STAT_DROPPED_OBJS]));
+	advice = st.n[SA_STAT_DROPPED_OBJS] ?
+		 sa_objects_advice(tracked + st.n[SA_STAT_DROPPED_OBJS]) : 0;
+	if (advice)
+		seq_printf(m, "advised max_objects: %lu\n", advice);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 

@@ -17,7 +17,6 @@
 #include <linux/ctype.h>
 #include <linux/irqflags.h>
 #include <linux/minmax.h>
-#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -83,10 +82,12 @@ static int sa_cpu_prepare(unsigned int cpu)
 
 	if (per_cpu(sa_cpu_ctrs, cpu))
 		return 0;
-	/* No allocation-failure splat: the load, or the CPU, fails. */
-	ctrs = kvzalloc_node(sa_ctrs_bytes(sa_site_cap),
-			     GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL,
-			     cpu_to_node(cpu));
+	/*
+	 * Whole pages in the CPU's node, as the other tables (a kmalloc
+	 * would round up to a power of two); failing, the load fails, or
+	 * the CPU's first bring-up.
+	 */
+	ctrs = vzalloc_node(sa_ctrs_bytes(sa_site_cap), cpu_to_node(cpu));
 	if (!ctrs)
 		return -ENOMEM;
 	/* Zeroed before any reader sees the array. */
@@ -128,7 +129,7 @@ static void sa_free_ctrs(void)
 		cpuhp_remove_state_nocalls(sa_cpuhp_state);
 	sa_cpuhp_state = 0;
 	for_each_possible_cpu(cpu) {
-		kvfree(per_cpu(sa_cpu_ctrs, cpu));
+		vfree(per_cpu(sa_cpu_ctrs, cpu));
 		per_cpu(sa_cpu_ctrs, cpu) = NULL;
 	}
 	cpumask_clear(&sa_ctr_cpus);
@@ -166,6 +167,7 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 {
 	unsigned int hash_bits = sa_sites_hash_bits(sites);
 	unsigned long i;
+	int ret;
 
 	/* Object values keep a site as its byte offset in 32 bits. */
 	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
@@ -182,10 +184,11 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 	sa_sites = sa_zalloc(array_size(sites, sizeof(struct sa_site)));
 	sa_site_colds = sa_zalloc(array_size(sites, sizeof(struct sa_site_cold)));
 	sa_site_hash = sa_zalloc(array_size(BIT(hash_bits), sizeof(*sa_site_hash)));
-	if (!sa_sites || !sa_site_colds || !sa_site_hash ||
-	    sa_alloc_ctrs(sites)) {
+	ret = sa_sites && sa_site_colds && sa_site_hash ?
+	      sa_alloc_ctrs(sites) : -ENOMEM;
+	if (ret) {
 		sa_sites_free();
-		return -ENOMEM;
+		return ret;
 	}
 	for (i = 0; i <= sa_site_hash_mask; i++)
 		sa_site_hash[i] = &sa_site_vacant;

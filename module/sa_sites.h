@@ -13,7 +13,7 @@
 /*
  * Tables for @sites sites; their bytes in *@bytes, but for the per-CPU
  * counters, which each CPU online gets now and each later one when it
- * comes up (CPU hotplug).  0 or -ENOMEM.
+ * comes up (CPU hotplug).  0, -ENOMEM, or the hotplug's error.
  */
 int sa_sites_alloc(unsigned long sites, size_t *bytes);
 /* The bytes those tables take (without the counters). */
