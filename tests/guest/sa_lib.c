@@ -229,6 +229,19 @@ unsigned long long sa_snap_key(const struct sa_snap *s, const char *key)
 	abort();
 }
 
+unsigned long long sa_key_now(const char *key)
+{
+	unsigned long long v;
+	char err[256];
+	struct sa_snap s;
+
+	if (sa_snap_read(&s, err, sizeof(err)))
+		return ~0ULL;
+	v = sa_snap_key(&s, key);
+	sa_snap_free(&s);
+	return v;
+}
+
 /* The load a row's caller says it was of (" unloaded#N"), or 0. */
 unsigned int sa_row_unloaded(const struct sa_row *r)
 {

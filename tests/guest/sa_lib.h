@@ -60,6 +60,8 @@ void sa_snap_free(struct sa_snap *s);
 /* Value of a summary key; aborts the test program if absent. */
 unsigned long long sa_snap_key(const struct sa_snap *s, const char *key);
 int sa_snap_has_key(const struct sa_snap *s, const char *key);
+/* The summary key @key of a snapshot read now, or ~0 if none was read. */
+unsigned long long sa_key_now(const char *key);
 /* The word of an "unhooked PATH" key; NULL if absent. */
 const char *sa_snap_text(const struct sa_snap *s, const char *key);
 /*
