@@ -160,7 +160,11 @@ static int reader(struct chaos *c)
 	struct seen seen[16];
 	int nseen = 0;
 
-	while (!c->stop) {
+	/*
+	 * Until the chaos ends, and past it until one read found the module
+	 * loaded (a debug kernel's first unload may outlast the chaos).
+	 */
+	while (!c->stop || (!c->reads && now() < c->floor_until)) {
 		char err[256];
 		struct sa_snap s;
 
