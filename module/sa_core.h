@@ -38,9 +38,11 @@
  *			from them and only ever holds a value the site once
  *			had, so a stale read lets pass only allocations that
  *			need no note.
- * sa_cpu_ctrs		a CPU's array, zeroed, published by the hotplug
- *			prepare step with smp_store_release() before the CPU
- *			comes up (it runs no probe before); the CPU's own
+ * sa_cpu_ctrs		a CPU's array, zeroed, published with
+ *			smp_store_release() by the hotplug prepare step before
+ *			the CPU comes up (it runs no probe before), or for a
+ *			CPU up at the load by the load, under the hotplug lock,
+ *			before any probe is registered; the CPU's own
  *			probes read it with this_cpu_read(); readers of other
  *			CPUs' counters with smp_load_acquire(), skipping a
  *			NULL one (a CPU never online: nothing counted).  Freed

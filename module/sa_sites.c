@@ -73,8 +73,9 @@ static size_t sa_ctrs_bytes(unsigned long sites)
 
 /*
  * The hotplug prepare step of @cpu (process context, on another CPU,
- * before @cpu runs anything): its counters, unless it had them from an
- * earlier time online (they keep its counts).
+ * before @cpu runs anything), and the load's for a CPU up then: its
+ * counters, unless it had them from an earlier time online (they keep
+ * its counts).
  */
 static int sa_cpu_prepare(unsigned int cpu)
 {
@@ -106,19 +107,33 @@ static struct sa_site_pcpu *sa_cpu_site_ctrs(int cpu, const struct sa_site *e)
 	return ctrs ? (void *)(ctrs + e->ctr) : NULL;
 }
 
-/* Each CPU's counters: those online now, and each that comes online. */
+/*
+ * Each CPU's counters: the prepare step of each CPU that comes up from
+ * now on, and here, under the same hotplug lock, the CPUs up now.  Not
+ * cpuhp_setup_state(): 5.10 installs a BP_PREPARE_DYN state without
+ * calling it for the CPUs already up.
+ */
 static int sa_alloc_ctrs(unsigned long sites)
 {
-	int ret;
+	int cpu, ret;
 
 	sa_site_vacant.ctr = sites * sizeof(struct sa_site_pcpu);
 	sa_site_retired.ctr = sa_site_vacant.ctr;
-	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "slab_account:counters",
-				sa_cpu_prepare, NULL);
-	if (ret < 0)
-		return ret;
-	sa_cpuhp_state = ret;
-	return 0;
+	cpus_read_lock();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "slab_account:counters",
+						   sa_cpu_prepare, NULL);
+	if (ret >= 0) {
+		sa_cpuhp_state = ret;
+		ret = 0;
+		for_each_online_cpu(cpu) {
+			ret = sa_cpu_prepare(cpu);
+			if (ret)
+				break;
+		}
+	}
+	cpus_read_unlock();
+	return ret;
 }
 
 static void sa_free_ctrs(void)
