@@ -132,10 +132,11 @@ static unsigned long sa_slab_bytes(void)
  */
 static unsigned long sa_auto_objects(unsigned long ram_mib)
 {
-	unsigned long by_ram = ram_mib * 512;
-	unsigned long by_slab = min(sa_slab_bytes() / 256, ram_mib * 1024);
+	unsigned long by_ram = ram_mib * 512, by_slab = sa_slab_bytes() / 256;
 
-	return sa_clamp_pow2(max(by_ram, by_slab), 8192, SA_MAX_OBJECTS);
+	/* by_ram is below the ceiling: the ceiling caps the slab's share. */
+	return min(sa_clamp_pow2(max(by_ram, by_slab), 8192, SA_MAX_OBJECTS),
+		   sa_objects_ceiling());
 }
 
 static int sa_alloc_tables(void)

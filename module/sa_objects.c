@@ -83,12 +83,17 @@ unsigned long sa_objects_capacity(void)
 	return (sa_bucket_mask + 1) * SA_BUCKET_KEYS;
 }
 
+unsigned long sa_objects_ceiling(void)
+{
+	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
+
+	return rounddown_pow_of_two(clamp_t(u64, (u64)ram_mib * 1024, 8192,
+					    SA_MAX_OBJECTS));
+}
+
 unsigned long sa_objects_advice(u64 want)
 {
-	/* The automatic size's ceiling: one per KiB of RAM, 8192 to 2^26. */
-	unsigned long ram_mib = totalram_pages() >> (20 - PAGE_SHIFT);
-	unsigned long limit = rounddown_pow_of_two(clamp_t(u64, (u64)ram_mib * 1024,
-							   8192, SA_MAX_OBJECTS));
+	unsigned long limit = sa_objects_ceiling();
 	u64 n = max_t(u64, 2 * want, 2 * (u64)sa_objects_capacity());
 
 	n = n >= limit ? limit : roundup_pow_of_two((unsigned long)n);

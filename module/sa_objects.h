@@ -16,6 +16,11 @@ void sa_objects_free(void);
 /* Its slots. */
 unsigned long sa_objects_capacity(void);
 /*
+ * The automatic max_objects' ceiling: one per KiB of RAM, a power of two,
+ * 8192 to SA_MAX_OBJECTS (sa_main.c sizes by it, the advice stops at it).
+ */
+unsigned long sa_objects_ceiling(void);
+/*
  * The max_objects to load with when @want objects (those tracked and
  * those dropped) did not fit: room for twice as many, at least twice
  * the slots of now, at most the automatic size's ceiling (one per KiB of
