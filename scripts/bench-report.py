@@ -33,20 +33,28 @@ def median(xs):
     return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
+def result_lines(f, meta):
+    """The guest's result lines (run.sh, scale.sh): SAB_FAIL and SAB_DONE
+    go to meta; M and R lines are yielded as their words."""
+    for line in f:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "SAB_FAIL":
+            meta["fail"].append(" ".join(w[1:]))
+        elif w[0] == "SAB_DONE":
+            meta["done"] = True
+        elif w[0] in ("M", "R"):
+            yield w
+
+
 def parse(path, configs):
     res = {c: {} for c in configs}
     meta = {"read": [], "fail": [], "readcost": {}, "allocinfo": [],
             "sa_row": []}
     with open(path, errors="replace") as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "SAB_FAIL":
-                meta["fail"].append(" ".join(w[1:]))
-            elif w[0] == "SAB_DONE":
-                meta["done"] = True
-            elif w[0] == "M" and len(w) >= 2:
+        for w in result_lines(f, meta):
+            if w[0] == "M" and len(w) >= 2:
                 if w[1] == "read":
                     k, rows, sites, _, reps, nbytes, nrows, tmin, tmed = w[2:11]
                     meta["read"].append({
@@ -470,15 +478,8 @@ def scale_parse(path):
         meta["fail"].append("no results: %s" % e)
         return meta
     with f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "SAB_FAIL":
-                meta["fail"].append(" ".join(w[1:]))
-            elif w[0] == "SAB_DONE":
-                meta["done"] = True
-            elif w[0] == "M" and len(w) >= 2:
+        for w in result_lines(f, meta):
+            if w[0] == "M" and len(w) >= 2:
                 meta[w[1]] = w[2:]
             elif w[0] == "R" and len(w) >= 3:
                 meta["R"][w[2]] = w[3:]
@@ -529,8 +530,10 @@ def scale_report(d):
         return "%.1f ms, %d rows" % (x["min_ns"] / 1e6, x["rows"])
 
     print()
+    online = one(c, "cpus") if one(c, "cpus") == one(r, "cpus") else \
+        "%s and %s" % (one(c, "cpus"), one(r, "cpus"))
     print("== scale: kernel %s, 2 boots without icount (single-threaded TCG),"
-          " 2 vCPUs online each" % one(c, "kernel"))
+          " %s vCPUs online" % (one(c, "kernel"), online))
     print("   many CPUs: possible %s (%s), %s kB MemTotal; much RAM: possible"
           " %s, %s kB MemTotal" % (one(c, "possible"), one(c, "nr_possible"),
                                    one(c, "memtotal"), one(r, "possible"),

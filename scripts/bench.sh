@@ -28,18 +28,20 @@
 # workloads: what the hot path costs on a 32-bit board (atomic64
 # counters, 64-bit jiffies) and on a 64-bit ARM one, beside amd64.
 # The scale run (issue 28), SA_BENCH_RUNS=scale: the 6.1 amd64 kernel
-# booted twice without icount (bench/guest/scale.sh): 2 vCPUs of
-# SA_BENCH_MAXCPUS possible (-smp 2,maxcpus=N, 255 by default: this QEMU
-# 7.2 refuses 256 under TCG) in 2 GiB, for the tables and counters at
-# many possible CPUs and the full read of 10,000 call sites before and
-# after a reset; then 2 vCPUs in 16 GiB (QEMU allocates it lazily), the
-# default sizing and 4,000,000 live kmalloc(64) objects held (dropped
-# objects), and the same reads with 2 possible CPUs.  About 5 minutes.
+# booted twice without icount (bench/guest/scale.sh): SA_BENCH_SCALE_ONLINE
+# vCPUs online (2) of SA_BENCH_MAXCPUS possible (-smp 2,maxcpus=N, 255 by
+# default: this QEMU 7.2 refuses 256 under TCG) in 2 GiB, for the tables
+# and counters at many possible CPUs and the full read of 10,000 call
+# sites before and after a reset; then as many vCPUs, all possible, in
+# 16 GiB (QEMU allocates it lazily), the default sizing and 4,000,000 live
+# kmalloc(64) objects held (dropped objects), and the same reads.  About
+# 5 minutes (2 vCPUs).
 #   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
 #   SA_BENCH_RUNS="icount plain map-icount map-plain armhf-icount
 #                  arm64-icount scale" which boots (the default: the
 #                                      first four)
 #   SA_BENCH_MAXCPUS=N                 the scale run's possible CPUs (255)
+#   SA_BENCH_SCALE_ONLINE=N            its CPUs online in each boot (2)
 # KDIR, KVER, VMLINUZ... come from the sourced kernel.env.
 # shellcheck disable=SC2153
 set -euo pipefail
@@ -159,6 +161,11 @@ scale_boot() {
 	splat "scale ($phase)" "$d"
 }
 
+# The scale run's CPUs online in each boot (2 by default).
+online=${SA_BENCH_SCALE_ONLINE:-2}
+case "$online" in
+'' | *[!0-9]* | 0 | 1) die "SA_BENCH_SCALE_ONLINE=$online: 2 or more" ;;
+esac
 ncpu=$(nproc)
 [ "$ncpu" -le 4 ] || ncpu=4
 [ "$ncpu" -ge 2 ] || ncpu=2
@@ -167,9 +174,9 @@ for run in $runs; do
 	if [ "$run" = scale ]; then
 		# Single-threaded TCG (run-qemu.sh's default on x86), no icount:
 		# with icount the secondary CPU does not come up.
-		scale_boot cpus --smp "2,maxcpus=${SA_BENCH_MAXCPUS:-255}" \
+		scale_boot cpus --smp "$online,maxcpus=${SA_BENCH_MAXCPUS:-255}" \
 			--mem 2048
-		scale_boot ram --smp 2 --mem 16384
+		scale_boot ram --smp "$online" --mem 16384
 		reports+=("scale:$out/scale")
 		continue
 	fi
