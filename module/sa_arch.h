@@ -60,6 +60,7 @@ static __always_inline u64 sa_count_read(const sa_count_t *c)
 #define sa_ctr_sub(p, v)	local64_sub(v, p)
 #define sa_ctr_inc(p)		local64_inc(p)
 #define sa_ctr_dec(p)		local64_dec(p)
+#define sa_ctr_xchg(p, v)	local64_xchg(p, v)
 
 static __always_inline u64 sa_ctr_read(sa_ctr_t *c)
 {

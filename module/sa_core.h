@@ -50,15 +50,18 @@
  * sa_site.ctr		written before the entry is published, never after.
  * sa_site counters	in each CPU's array at .ctr (sa_ctr_t, sa_arch.h:
  *			whole on 32-bit kernels too), written only by that
- *			CPU's probes, only grow but bytes_req, which an
+ *			CPU's probes (a reset or a hotplug teardown folds
+ *			.live, on the CPU or with it offline), only grow
+ *			but live (above), bytes_req, which an
  *			in-place resize moves by its difference (signed,
  *			modulo 2^64), and an allocation taken back from a
  *			site: reported twice (large kmallocs on 6.10+) or
  *			recharged to the caller of krealloc()
  *			(sa_site_uncount_alloc()).  An allocation adds allocs,
- *			bytes_alloc, bytes_req in that order before the object
- *			is published; a free adds freed_req then frees after
- *			taking the object out.  Every probe runs with
+ *			bytes_alloc, bytes_req, live in that order before the
+ *			object is published; a free adds freed_req then frees,
+ *			then subtracts live, after taking the object out.
+ *			Every probe runs with
  *			preemption off, so one event's updates are all on one
  *			CPU.  sa_site_sum() reads frees before allocs (smp_rmb)
  *			and bytes_req before bytes_alloc; sa_site_view() then
@@ -82,10 +85,44 @@
  *			(a call instruction calls one helper, so writers
  *			agree but for calls through pointers: the last
  *			wins); read by the file with READ_ONCE().
- * sa_site.live_alloc	atomic64: added before the object is published,
- *			subtracted after it is taken out, so never negative.
- * sa_site.peak		atomic64 maximum of live_alloc (cmpxchg loop);
- *			reset sets it to live_alloc under sa_ctl_lock.
+ * live bytes		a site's live bytes are its live_alloc (atomic64,
+ *			shared) plus each CPU's .live counter (signed, in that
+ *			CPU's array: what the CPU allocated there less what it
+ *			freed, not yet folded).  An allocation adds to .live
+ *			before the object is published, a free (or an
+ *			allocation taken back) subtracts after it is taken
+ *			out.  A fold (sa_site_fold_ctr(), on the CPU with
+ *			preemption off, or for a CPU that is offline) takes
+ *			.live whole (xchg to 0), then adds it to live_alloc:
+ *			a fold nested in between (an interrupt or NMI on the
+ *			CPU) takes only what came after, and the sum stays
+ *			exact.  A CPU folds when its .live passes .room after
+ *			an allocation or goes below -SA_LIVE_BATCH after a
+ *			free; reset folds every CPU, and a CPU's hotplug
+ *			teardown folds it once it is dead.  So no CPU holds
+ *			more than SA_LIVE_BATCH unfolded either way, but for
+ *			the allocation or free it is counting.  Readers read
+ *			live_alloc, smp_rmb(), then every .live: exact when
+ *			the site is quiet; a fold between the reads may be
+ *			missed, never counted twice, which the view clamps.
+ * sa_site.peak		atomic64, raised by cmpxchg to live_alloc after a
+ *			fold of an allocation; reset sets it to live_alloc
+ *			under sa_ctl_lock, after every CPU folded.  With
+ *			every other CPU's .live at 0 (one CPU at a time at
+ *			the site) live_alloc is the site's live bytes and the
+ *			peak exact; else it is off by what the others hold
+ *			unfolded: at most (CPUs - 1) x SA_LIVE_BATCH bytes
+ *			either way (`peak bound`), but for the events in
+ *			flight meanwhile.
+ * sa_site.room		how far a CPU's .live may rise before it folds: the
+ *			peak less live_alloc at the last fold of an
+ *			allocation, at most SA_LIVE_BATCH, 0 after a new peak.
+ *			READ_ONCE() by the hot path (it shares the line every
+ *			allocation reads); WRITE_ONCE() by a fold where it
+ *			must shrink or may grow by SA_ROOM_STEP, then, after
+ *			smp_mb(), made 0 if live_alloc or the peak moved
+ *			meanwhile (a stale larger room never stays).  Reset
+ *			sets the peak, smp_mb(), then 0.
  * sa_site.req_range	atomic64: the smallest and largest request (32 bits
  *			each), widened by a cmpxchg loop after the allocation
  *			is counted; reset empties it under sa_ctl_lock.
@@ -183,7 +220,7 @@
 
 #include "sa_arch.h"
 
-#define SA_FORMAT_VERSION	"1.4"
+#define SA_FORMAT_VERSION	"1.5"
 #define SA_NAME_LEN		24	/* a cache's name as the row shows it */
 #define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
 #define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
@@ -205,7 +242,8 @@ enum sa_site_type {
 
 /*
  * A site's counters, per CPU, summed when the file is read.  Live objects
- * are allocs - frees, live requested bytes bytes_req - freed_req.  Each
+ * are allocs - frees, live requested bytes bytes_req - freed_req, live
+ * bytes the site's live_alloc + live (the notes on ordering).  Each
  * CPU that comes online has an array of them, one per site of the table
  * and one for the vacant and retired sites (sa_sites.c): per-CPU memory
  * follows the CPUs that run, not the CPUs the firmware says may come.
@@ -216,6 +254,7 @@ struct sa_site_pcpu {
 	sa_ctr_t bytes_alloc;
 	sa_ctr_t bytes_req;	/* moved by in-place resizes too */
 	sa_ctr_t freed_req;	/* requested bytes of the frees */
+	sa_ctr_t live;		/* live bytes not yet folded: signed */
 };
 
 /* Their sums. */
@@ -224,11 +263,22 @@ struct sa_site_sum {
 };
 
 /*
+ * The most live bytes a CPU holds at a site without folding them into
+ * the site's live_alloc, either way: the peak's bound is (CPUs - 1) times
+ * this (4096: a fold per 64 kmalloc(64)s that one CPU allocates and
+ * another frees, where every event wrote the site's line).  A fold
+ * writes a larger room only a step larger (the room's line is read by
+ * every allocation).
+ */
+#define SA_LIVE_BATCH		4096
+#define SA_ROOM_STEP		1024
+
+/*
  * A site's first cache line holds what every allocation at it reads (the
  * key, the kind of allocation the fast path accepts, its per-CPU
- * counters); the next what all CPUs write: live bytes (one atomic, which
- * an exact peak needs), the peak, then the request sizes (three 64-byte
- * lines in all).
+ * counters, the room, which a fold writes when it changes); the next what
+ * folds write (the live bytes folded, the peak), then the request sizes
+ * (three 64-byte lines in all).
  */
 struct sa_site {
 	unsigned long call_site;
@@ -253,9 +303,10 @@ struct sa_site {
 	u8 via;
 	/* Retired (its code gone): 1 + the module load it was of, or 0. */
 	u16 owner;
+	long room;			/* of .live before the next fold */
 
-	atomic64_t live_alloc ____cacheline_aligned;
-	atomic64_t peak;		/* of live_alloc, since the last reset */
+	atomic64_t live_alloc ____cacheline_aligned; /* folded from CPUs */
+	atomic64_t peak;		/* of the live bytes, since the reset */
 	/*
 	 * Requests since the last reset: the smallest and the largest
 	 * (sa_req_range()), the first size, and counts by size of those not
@@ -419,10 +470,14 @@ static __always_inline struct sa_site_pcpu *sa_site_ctrs(const struct sa_site *e
 	return (void *)(__this_cpu_read(sa_cpu_ctrs) + e->ctr);
 }
 
-void sa_site_note_slow(struct sa_site *e, s64 live, size_t bytes_req);
+void sa_site_note_slow(struct sa_site *e, s64 mine, size_t bytes_req);
 void sa_site_uncount_size(struct sa_site *e, u32 req);
+void sa_site_fold_free(struct sa_site *e);
 
-/* Count an allocation at @e; returns the site's live bytes after it. */
+/*
+ * Count an allocation at @e; returns this CPU's unfolded live bytes of @e
+ * after it (sa_site_note() compares them with the room).
+ */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 					       size_t bytes_alloc,
 					       size_t bytes_req)
@@ -432,19 +487,22 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 	sa_ctr_inc(&c->allocs);
 	sa_ctr_add(&c->bytes_alloc, bytes_alloc);
 	sa_ctr_add(&c->bytes_req, bytes_req);
-	return atomic64_add_return(bytes_alloc, &e->live_alloc);
+	/* An add and a read back: no barrier, where an add_return has one. */
+	sa_ctr_add(&c->live, bytes_alloc);
+	return sa_ctr_read(&c->live);
 }
 
 /*
- * After an allocation of @req bytes left @live bytes live: raise the peak;
- * unless the request is of the site's first size since the reset, count
- * its size and widen the extremes.  When does not matter, so callers do
- * it last (a tail call).  @req is compared as the probe received it.
+ * After an allocation of @req bytes left this CPU @mine unfolded bytes at
+ * @e: past the room, fold them and raise the peak; unless the request is
+ * of the site's first size since the reset, count its size and widen the
+ * extremes.  When does not matter, so callers do it last (a tail call).
+ * @req is compared as the probe received it.
  */
-static __always_inline void sa_site_note(struct sa_site *e, s64 live,
+static __always_inline void sa_site_note(struct sa_site *e, s64 mine,
 					 size_t req)
 {
-	if (unlikely(live > atomic64_read(&e->peak)))
+	if (unlikely(mine > READ_ONCE(e->room)))
 		goto slow;
 	/*
 	 * A plain load of .first_req, folded into the compare: any value it
@@ -455,7 +513,17 @@ static __always_inline void sa_site_note(struct sa_site *e, s64 live,
 		goto slow;
 	return;
 slow:
-	sa_site_note_slow(e, live, req);
+	sa_site_note_slow(e, mine, req);
+}
+
+/* Subtract @bytes from this CPU's unfolded live bytes of @e. */
+static __always_inline void sa_site_live_sub(struct sa_site *e,
+					     struct sa_site_pcpu *c,
+					     unsigned long bytes)
+{
+	sa_ctr_sub(&c->live, bytes);
+	if (unlikely((s64)sa_ctr_read(&c->live) < -SA_LIVE_BATCH))
+		sa_site_fold_free(e);
 }
 
 /* Take back an allocation counted at @e that was reported twice. */
@@ -465,11 +533,11 @@ static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
 {
 	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
-	atomic64_sub(bytes_alloc, &e->live_alloc);
 	sa_site_uncount_size(e, bytes_req);
 	sa_ctr_sub(&c->bytes_req, bytes_req);
 	sa_ctr_sub(&c->bytes_alloc, bytes_alloc);
 	sa_ctr_dec(&c->allocs);
+	sa_site_live_sub(e, c, bytes_alloc);
 }
 
 /* Count the free of an object of @e (after it left the table). */
@@ -479,9 +547,9 @@ static __always_inline void sa_site_count_free(struct sa_site *e,
 {
 	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
-	atomic64_sub(bytes_alloc, &e->live_alloc);
 	sa_ctr_add(&c->freed_req, bytes_req);
 	sa_ctr_inc(&c->frees);
+	sa_site_live_sub(e, c, bytes_alloc);
 }
 
 /* ---- objects ----------------------------------------------------------- */
@@ -555,7 +623,7 @@ static __always_inline struct sa_objval *sa_val_at(unsigned long h,
  * Publish a claimed slot: count the allocation at @e, fill the value,
  * then let the key be seen.  Counted before the key is seen, so before
  * any free of the object; the value is written before the key.  Returns
- * the site's live bytes for sa_site_note().
+ * this CPU's unfolded live bytes of @e for sa_site_note().
  */
 static __always_inline s64 sa_obj_publish(unsigned long *keyp,
 					  struct sa_objval *val,
@@ -633,7 +701,7 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 	unsigned long *keyp;
 	struct sa_site *e;
 	unsigned long h;
-	s64 live;
+	s64 mine;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		goto slow;
@@ -659,8 +727,8 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 	if (unlikely(cmpxchg(keyp, 0, SA_KEY_BUSY)))
 		goto slow_known;
 	/* What was handed out is at most KMALLOC_MAX_SIZE: 32 bits. */
-	live = sa_obj_publish(keyp, val, key, e, bytes_alloc, bytes_req);
-	sa_site_note(e, live, bytes_req);
+	mine = sa_obj_publish(keyp, val, key, e, bytes_alloc, bytes_req);
+	sa_site_note(e, mine, bytes_req);
 	return;
 slow:
 	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);

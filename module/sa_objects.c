@@ -294,7 +294,7 @@ static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
 {
 	struct sa_site *old = sa_site_of(val->site);
 	u32 old_req = READ_ONCE(val->bytes_req);
-	s64 live;
+	s64 mine;
 
 	if (bytes_alloc > KMALLOC_MAX_CACHE_SIZE &&
 	    val->bytes_alloc == bytes_alloc && old_req == bytes_req) {
@@ -304,12 +304,12 @@ static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
 		sa_site_count_free(old, val->bytes_alloc, old_req);
 		sa_stat_inc(SA_STAT_MISSED);
 	}
-	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+	mine = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 	val->site = e->off;
 	val->bytes_alloc = bytes_alloc;
 	WRITE_ONCE(val->bytes_req, bytes_req);
 	WRITE_ONCE(val->born, sa_clock());
-	sa_site_note(e, live, bytes_req);
+	sa_site_note(e, mine, bytes_req);
 }
 
 noinline __noclone void
@@ -321,7 +321,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 	struct sa_site *e;
 	u32 alloc32, req32;
 	long slot;
-	s64 live;
+	s64 mine;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr))) {
 		if (!ptr)
@@ -353,9 +353,9 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 		sa_stat_inc(SA_STAT_DROPPED_OBJS);
 		return;
 	}
-	live = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
+	mine = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
 			      alloc32, req32);
-	sa_site_note(e, live, req32);
+	sa_site_note(e, mine, req32);
 }
 
 /* A free of a pointer not in its home bucket: spilled, or unknown. */
@@ -466,7 +466,7 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	struct sa_site *old, *e;
 	u32 bytes_alloc, bytes_req;
 	long slot;
-	s64 live;
+	s64 mine;
 
 	if (unlikely(ZERO_OR_NULL_PTR(ptr)))
 		return;
@@ -486,7 +486,7 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	bytes_alloc = val->bytes_alloc;
 	bytes_req = READ_ONCE(val->bytes_req);
 	sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
-	live = sa_site_count_alloc(e, bytes_alloc, bytes_req);
+	mine = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 	WRITE_ONCE(val->site, e->off);
-	sa_site_note(e, live, bytes_req);
+	sa_site_note(e, mine, bytes_req);
 }

@@ -154,6 +154,9 @@ static void sa_seq_header(struct seq_file *m)
 		 sa_objects_advice(tracked + st.n[SA_STAT_DROPPED_OBJS]) : 0;
 	if (advice)
 		seq_printf(m, "advised max_objects: %lu\n", advice);
+	/* 1.5: how far a row's peak may be from the most it had live. */
+	seq_printf(m, "peak bound: %llu\n",
+		   (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 

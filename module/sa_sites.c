@@ -108,6 +108,42 @@ static struct sa_site_pcpu *sa_cpu_site_ctrs(int cpu, const struct sa_site *e)
 }
 
 /*
+ * Fold the live bytes @c holds of @e into the site's: taken whole, then
+ * added, so that a fold nested in between (an interrupt or NMI on the
+ * same CPU) takes only what came after.  On @c's CPU, or with it offline.
+ */
+static s64 sa_site_fold_ctr(struct sa_site *e, struct sa_site_pcpu *c)
+{
+	s64 mine = sa_ctr_xchg(&c->live, 0);
+
+	return atomic64_add_return(mine, &e->live_alloc);
+}
+
+/*
+ * The hotplug teardown of @cpu's prepare step, after it is dead (its
+ * probes are done): its live bytes folded, so that peaks are exact again
+ * without it.  Its counts stay.
+ */
+static int sa_cpu_dead(unsigned int cpu)
+{
+	unsigned int i, n = sa_sites_seen();
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		struct sa_site_pcpu *c;
+
+		if (sa_site_ready(e)) {
+			c = sa_cpu_site_ctrs(cpu, e);
+			if (c && sa_ctr_read(&c->live))
+				sa_site_fold_ctr(e, c);
+		}
+		if (!(i % 256))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
  * Each CPU's counters: the prepare step of each CPU that comes up from
  * now on, and here, under the same hotplug lock, the CPUs up now.  Not
  * cpuhp_setup_state(): 5.10 installs a BP_PREPARE_DYN state without
@@ -122,7 +158,7 @@ static int sa_alloc_ctrs(unsigned long sites)
 	cpus_read_lock();
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
 						   "slab_account:counters",
-						   sa_cpu_prepare, NULL);
+						   sa_cpu_prepare, sa_cpu_dead);
 	if (ret >= 0) {
 		sa_cpuhp_state = ret;
 		ret = 0;
@@ -188,6 +224,8 @@ int sa_sites_alloc(unsigned long sites, size_t *bytes)
 	BUILD_BUG_ON((u64)SA_MAX_SITES * sizeof(struct sa_site) > U32_MAX);
 	/* ... and so its counters' offset in a CPU's array. */
 	BUILD_BUG_ON(sizeof(struct sa_site_pcpu) > sizeof(struct sa_site));
+	/* Three 64-byte lines a site (docs/format.md, "table memory"). */
+	BUILD_BUG_ON(L1_CACHE_BYTES == 64 && sizeof(struct sa_site) > 192);
 	/* sa_hash() gives SA_HASH_BITS bits: enough for the largest table. */
 	BUILD_BUG_ON(roundup_pow_of_two(SA_MAX_SITES * 2) > BIT_ULL(SA_HASH_BITS));
 
@@ -445,26 +483,54 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 		cmpxchg(&e->first_req, SA_FIRST_NONE, (unsigned long)req);
 }
 
+/* A free left this CPU more than SA_LIVE_BATCH bytes below its share. */
+noinline void sa_site_fold_free(struct sa_site *e)
+{
+	sa_site_fold_ctr(e, sa_site_ctrs(e));
+}
+
 /*
- * Raise the peak of @e to @live if it is higher; unless @req is the size
- * of the site's first request since the reset, count this one by its size
+ * An allocation left this CPU @mine unfolded live bytes at @e: past the
+ * room, fold them, raise the peak to the live bytes folded and say how
+ * far the next may go (the notes on ordering).  Then, unless @req is the
+ * size of the site's first request since the reset, count it by its size
  * and widen the extremes to it.
  */
-noinline void sa_site_note_slow(struct sa_site *e, s64 live,
+noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 				size_t bytes_req)
 {
 	u32 req = bytes_req;	/* at most KMALLOC_MAX_SIZE */
-	s64 peak = atomic64_read(&e->peak);
+	long room;
 
-	while (live > peak) {
-		s64 old = atomic64_cmpxchg(&e->peak, peak, live);
+	if (mine > READ_ONCE(e->room)) {
+		s64 live = sa_site_fold_ctr(e, sa_site_ctrs(e));
+		s64 peak = atomic64_read(&e->peak);
+		long cur;
 
-		if (old == peak)
-			break;
-		peak = old;
+		room = 0;		/* a new peak: the next allocation folds */
+		do {
+			if (live <= peak) {
+				room = min_t(s64, peak - live, SA_LIVE_BATCH);
+				break;
+			}
+		} while (!atomic64_try_cmpxchg(&e->peak, &peak, live));
+		/*
+		 * In the line every allocation reads: written when it must
+		 * shrink, or may grow by SA_ROOM_STEP.  A fold or a reset
+		 * meanwhile may have made it smaller than this one's: seen
+		 * after the write, the room is 0 (never too large).
+		 */
+		cur = READ_ONCE(e->room);
+		if (room < cur || room >= cur + SA_ROOM_STEP) {
+			WRITE_ONCE(e->room, room);
+			smp_mb();	/* the write before the checks */
+			if (atomic64_read(&e->live_alloc) != live ||
+			    atomic64_read(&e->peak) != max(peak, live))
+				WRITE_ONCE(e->room, 0);
+		}
 	}
 	/*
-	 * Here for the peak only: a request of the first size (the hot
+	 * Here for the room only: a request of the first size (the hot
 	 * path's test, again) is not counted by size either.
 	 */
 	if (req == READ_ONCE(e->first_req))
@@ -521,6 +587,27 @@ static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 	}
 }
 
+/*
+ * The live bytes of @e: what the CPUs folded, then what they hold.  A
+ * fold takes its CPU's counter before it adds to live_alloc: read in the
+ * other order, a fold in between may be missed, never counted twice.
+ */
+static s64 sa_site_live(const struct sa_site *e)
+{
+	s64 live = atomic64_read(&e->live_alloc);
+	struct sa_site_pcpu *c;
+	int cpu;
+
+	/* live_alloc before the counters: a fold's add after its take. */
+	smp_rmb();
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (c)
+			live += (s64)sa_ctr_read(&c->live);
+	}
+	return live;
+}
+
 /* @a - @b, or 0 where a reading skewed by concurrent updates gives less. */
 static u64 sa_sub0(u64 a, u64 b)
 {
@@ -541,12 +628,12 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->total = sa_sub0(sum.bytes_alloc, b->base_alloc);
 	/* What was requested never exceeds what was handed out. */
 	v->req = min(sa_sub0(sum.bytes_req, b->base_req), v->total);
-	live = atomic64_read(&e->live_alloc);
+	live = sa_site_live(e);
 	v->live = live > 0 ? live : 0;
 	/*
-	 * Live bytes are one counter, live requested bytes per-CPU sums: read
-	 * at other moments while the site is busy, they may disagree by the
-	 * allocations and frees in between.  Exact when the site is quiet.
+	 * Live bytes and live requested bytes are summed in other passes:
+	 * while the site is busy they may disagree by the allocations and
+	 * frees in between.  Exact when the site is quiet.
 	 */
 	v->live_req = min(sa_sub0(sum.bytes_req, sum.freed_req), v->live);
 	/* Taken at a reset while allocations went on, it may trail. */
@@ -675,6 +762,8 @@ struct sa_reset_pass {
 static int sa_sites_base_cpu(void *arg)
 {
 	const struct sa_reset_pass *p = arg;
+	/* Never another CPU's counters while it runs probes. */
+	bool fold = !cpu_online(p->cpu) || p->cpu == raw_smp_processor_id();
 	unsigned long flags;
 	unsigned int i;
 
@@ -695,6 +784,9 @@ static int sa_sites_base_cpu(void *arg)
 		c = sa_cpu_site_ctrs(p->cpu, e);
 		if (!c)
 			continue;
+		/* Its live bytes folded: on that CPU, or it is offline. */
+		if (fold && sa_ctr_read(&c->live))
+			sa_site_fold_ctr(e, c);
 		b->base_allocs += sa_ctr_read(&c->allocs);
 		b->base_frees += sa_ctr_read(&c->frees);
 		b->base_alloc += sa_ctr_read(&c->bytes_alloc);
@@ -739,7 +831,16 @@ void sa_sites_reset(void)
 
 		if (!sa_site_ready(e))
 			continue;
-		atomic64_set(&e->peak, atomic64_read(&e->live_alloc));
+		/*
+		 * Every CPU folded in its pass: the live bytes, exact for a
+		 * quiet site, as a fold would see them.  Then the room: a
+		 * fold that computed one from the old peak sees the new and
+		 * makes it 0 (sa_site_note_slow()).
+		 */
+		atomic64_set(&e->peak,
+			     max_t(s64, atomic64_read(&e->live_alloc), 0));
+		smp_mb();	/* the peak before the room: see above */
+		WRITE_ONCE(e->room, 0);
 		sa_site_sizes_reset(e);
 		if (!(i % 256))
 			cond_resched();

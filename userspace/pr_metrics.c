@@ -45,6 +45,7 @@ static const struct {
 	{ "counter memory", MP "percpu_memory_bytes", "gauge", "Bytes of per-CPU counters (in table memory), for the CPUs online since load." },
 	{ "counter cpus", MP "percpu_cpus", "gauge", "CPUs with counters: those online since load." },
 	{ "advised max_objects", MP "advised_max_objects", "gauge", "The max_objects to load with: objects were dropped (absent otherwise)." },
+	{ "peak bound", MP "peak_bound_bytes", "gauge", "Bytes a row's peak may be off the most its live bytes reached: 0 when exact (one CPU)." },
 	{ "missed hook calls", MP "missed_hook_calls_total", "counter", "Calls of a hooked function its kprobe did not handle." },
 	{ "resized in place", MP "resized_in_place_total", "counter", "krealloc() calls that kept the object in place." },
 	{ "unknown resizes", MP "unknown_resizes_total", "counter", "Resizes in place of objects the table did not hold." },

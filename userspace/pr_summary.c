@@ -24,6 +24,7 @@ static const struct {
 	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
 	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
 	{ "lost events", 0, 1 }, { "unmatched pointers", 0, 1 },
+	{ "peak bound", 1, 1 },
 };
 #define KEY_WIDTH 25	/* "current bytes allocated: " */
 

@@ -43,6 +43,8 @@ static const char *const known_numeric_keys[] = {
 	"hidden callers",
 	/* 1.4 */
 	"counter memory", "counter cpus", "advised max_objects",
+	/* 1.5 */
+	"peak bound",
 };
 
 #define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */

@@ -11,6 +11,7 @@
  * requested bytes stay those of its allocation, as the header warns.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -237,6 +238,140 @@ TEST_F(sat, reset_keeps_live_objects)
 		EXPECT_EQ(0, r->objs);
 	}
 	sa_snap_free(&s);
+}
+
+/* Pin this task to @cpu (-1: every CPU it had). */
+static int pin(int cpu)
+{
+	static cpu_set_t all;
+	static int saved;
+	cpu_set_t set;
+
+	if (!saved && !sched_getaffinity(0, sizeof(all), &all))
+		saved = 1;
+	if (cpu < 0)
+		return sched_setaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* "hold N" or "drop N" written to sa_test from @cpu. */
+static int hold_on(int cpu, const char *cmd)
+{
+	int ret;
+
+	if (pin(cpu))
+		return -1;
+	ret = sa_write(SA_TEST_PROC, cmd, strlen(cmd));
+	pin(-1);
+	return ret;
+}
+
+/* sa_test's books of its "hold" site, in the tracepoints' bytes. */
+static int hold_truth(struct sa_truth *t)
+{
+	struct sa_truth all[32];
+	int cpus, n = sa_truth_read(all, 32, &cpus);
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(all[i].func, "sa_test_alloc_hold")) {
+			*t = all[i];
+			return sa_truth_to_stride(t, NULL);
+		}
+	}
+	return -1;
+}
+
+/*
+ * The hold site's row, its books, the header's peak bound; allocs and
+ * frees counted from the books' @base (at the last reset).
+ */
+static void hold_now(struct __test_metadata *_metadata, struct sa_row *r,
+		     struct sa_truth *t, const struct sa_truth *base,
+		     unsigned long long *bound)
+{
+	const struct sa_row *row;
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, hold_truth(t));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	row = sa_snap_row(&s, "sa_test_alloc_hold", &(int){0});
+	ASSERT_NE(NULL, row);
+	*r = *row;
+	*bound = sa_snap_key(&s, "peak bound");
+	EXPECT_EQ((sa_snap_key(&s, "counter cpus") - 1) * 4096, *bound);
+	sa_snap_free(&s);
+	ksft_print_msg("hold: live %llu/%llu objs %llu/%llu peak %llu (bound %llu)\n",
+		       r->live, t->live, r->objs, t->objs, r->peak, *bound);
+	EXPECT_EQ(t->live, r->live);
+	EXPECT_EQ(t->objs, r->objs);
+	EXPECT_EQ(t->allocs - base->allocs, r->allocs);
+	EXPECT_EQ(t->frees - base->frees, r->frees);
+}
+
+/*
+ * The peak (1.5): exact while one CPU at a time allocates and frees at a
+ * site; with another CPU's unfolded bytes (objects it freed, fewer than a
+ * page's worth since it last folded) within `peak bound` of the most
+ * that was live.  Objects of 2 KiB held on one CPU, 11 of 12 freed on
+ * another (which folds at every third: two stay unfolded there, -4096
+ * bytes), more held again on the first; a reset (every CPU folds) makes
+ * the peak exact again.
+ */
+TEST(peak_across_cpus)
+{
+	struct sa_truth t, base = { 0 };
+	unsigned long long bound, most;
+	struct sa_row r;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: peaks are exact, nothing to bound");
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_cmd("reset"));
+
+	ASSERT_EQ(0, hold_on(0, "hold 12"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(12, t.objs);
+	EXPECT_EQ(t.live, r.peak);		/* one CPU: exact */
+	most = t.live;
+
+	/* Freed on the other CPU: live exact, the peak stays. */
+	ASSERT_EQ(0, hold_on(1, "drop 11"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(1, r.objs);
+	EXPECT_EQ(most, r.peak);
+
+	/* More than before, on the first CPU: within the bound. */
+	ASSERT_EQ(0, hold_on(0, "hold 16"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	most = t.live;
+	ksft_print_msg("peak %llu for a most live of %llu: %+lld\n", r.peak,
+		       most, (long long)(r.peak - most));
+	EXPECT_LE(most, r.peak + bound);
+	EXPECT_LE(r.peak, most + bound);
+	EXPECT_LE(r.live, r.peak);
+
+	/* A reset folds every CPU: the peak is the live bytes, then exact. */
+	ASSERT_EQ(0, sa_cmd("reset"));
+	ASSERT_EQ(0, hold_truth(&base));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(t.live, r.peak);
+	ASSERT_EQ(0, hold_on(1, "hold 2"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(t.live, r.peak);
+	most = t.live;
+	ASSERT_EQ(0, hold_on(1, "drop 10"));
+	ASSERT_EQ(0, hold_on(1, "hold 4"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(most, r.peak);
+	ASSERT_EQ(0, hold_on(1, "hold 7"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(t.live, r.peak);
+
+	sa_write(SA_TEST_PROC, "free", 4);
+	sa_module_unload("sa_test");
 }
 
 SA_SELFTEST_MAIN(1)

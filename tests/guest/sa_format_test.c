@@ -35,6 +35,8 @@ static const char * const keys[] = {
 	"unwrap helpers", "hidden callers",
 	/* 1.4 */
 	"counter memory", "counter cpus",
+	/* 1.5 */
+	"peak bound",
 };
 
 /* 1.3: every path's "hooked PATH" is 1, or its "unhooked PATH" says why. */
@@ -63,7 +65,7 @@ TEST(header_and_keys)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		EXPECT_TRUE(sa_snap_has_key(&s, keys[i])) TH_LOG("no '%s'", keys[i]);
 	}
-	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.4\n", 28));
+	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.5\n", 28));
 	for (int i = 0; i < s.nkeys; i++) {
 		const char *name = s.keys[i].name, *why;
 		char un[64];
@@ -87,12 +89,15 @@ TEST(header_and_keys)
 	EXPECT_GT(sa_snap_key(&s, "table memory"), 0);
 	/*
 	 * 1.4: counters for each CPU online since the load (no CPU goes
-	 * offline here), none for CPUs that only may come: 40 bytes (five
+	 * offline here), none for CPUs that only may come: 48 bytes (six
 	 * 64-bit counters) per site of the table and the vacant one.
 	 */
 	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN),
 		  (long)sa_snap_key(&s, "counter cpus"));
-	EXPECT_EQ(sa_snap_key(&s, "counter cpus") * 40 *
+	/* 1.5: each other CPU may hold a page of a site's live bytes. */
+	EXPECT_EQ((sa_snap_key(&s, "counter cpus") - 1) * 4096,
+		  sa_snap_key(&s, "peak bound"));
+	EXPECT_EQ(sa_snap_key(&s, "counter cpus") * 48 *
 		  (sa_snap_key(&s, "call site capacity") + 1),
 		  sa_snap_key(&s, "counter memory"));
 	EXPECT_GT(sa_snap_key(&s, "table memory"),

@@ -150,6 +150,8 @@ expect version-1.1 0 fixtures/valid_1_1.txt
 expect version-1.2 0 fixtures/valid_1_2.txt
 # 1.4: a table that dropped objects says what max_objects to reload with.
 expect version-1.4 0 --summary-only fixtures/valid_1_4.txt
+# 1.5: how far a row's peak may be off (2 CPUs: one page).
+expect version-1.5 0 --summary-only fixtures/valid_1_5.txt
 expect by-module-1.2 0 --by module fixtures/valid_1_2.txt
 expect by-function-1.2 0 -b function --no-summary fixtures/valid_1_2.txt
 expect folded-1.2 0 --folded fixtures/valid_1_2.txt
@@ -279,7 +281,9 @@ fi
 
 expect openmetrics-1.1 0 --openmetrics fixtures/valid_1_1.txt
 # 1.4: the per-CPU counters' memory and CPUs, the advised max_objects
-expect openmetrics-1.4 0 --openmetrics --no-summary -n 1 fixtures/valid_1_4.txt
+expect openmetrics-1.4 0 --openmetrics --summary-only fixtures/valid_1_4.txt
+# 1.5: the peak's bound
+expect openmetrics-1.5 0 --openmetrics --summary-only fixtures/valid_1_5.txt
 expect openmetrics-top2 0 --openmetrics -n 2 --no-summary $V
 # --prometheus names the format; --openmetrics, its former name, is the same
 run prometheus-name --prometheus -n 2 --no-summary $V
@@ -337,7 +341,7 @@ expect_err openmetrics-other-overflow 1 "slabacct: $TMP/om_big.txt: the total of
 if command -v promtool >/dev/null 2>&1; then
 	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
 		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
-		    "fixtures/valid_1_4.txt" \
+		    "fixtures/valid_1_4.txt" "fixtures/valid_1_5.txt" \
 		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V"; do
 		# shellcheck disable=SC2086
 		"$SLABACCT" --openmetrics $args >"$TMP/out" 2>"$TMP/err"

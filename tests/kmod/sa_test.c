@@ -66,6 +66,11 @@
  * (the pools' reserves are full, so mempool_alloc() allocates and
  * mempool_free() frees).
  *
+ * Writing "hold N" allocates N more objects at one site, "drop N" frees N
+ * of them (the first held), both in the writer's task, on its CPU:
+ *   hold         kmalloc(1500) (a kmalloc-2048 object), at most 64 in
+ *                all per load
+ *
  * At load, sa_test_alloc_init (__init code, freed after init) allocates a
  * kmalloc(72) kept until unload: its row must keep its caller's name.
  */
@@ -112,6 +117,7 @@ enum {
 	SITE_KPOOL,
 	SITE_SPOOL,
 	SITE_KVRE,
+	SITE_HOLD,
 	NR_SITES
 };
 
@@ -120,6 +126,7 @@ enum {
 #define SAT_BULK 16
 #define SAT_BULK_ROUNDS 4
 #define SAT_KFREE_BULK 300
+#define SAT_HOLD_SIZE 1500
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SAT_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -160,6 +167,7 @@ static struct sat_site sat_sites[NR_SITES] = {
 	[SITE_KPOOL]		= { .func = "sa_test_alloc_kpool" },
 	[SITE_SPOOL]		= { .func = "sa_test_alloc_spool" },
 	[SITE_KVRE]		= { .func = "sa_test_alloc_kvre" },
+	[SITE_HOLD]		= { .func = "sa_test_alloc_hold" },
 };
 
 static DEFINE_MUTEX(sat_lock);
@@ -399,6 +407,11 @@ static noinline __noclone void *
 sa_test_alloc_kvre(void *p, size_t oldsize, size_t size)
 {
 	return SAT_SITE(sat_kvrealloc(p, oldsize, size));
+}
+
+static noinline void *sa_test_alloc_hold(void)
+{
+	return SAT_SITE(kmalloc(SAT_HOLD_SIZE, GFP_KERNEL));
 }
 
 /* Distinct bodies: not folded into one function by the compiler. */
@@ -698,6 +711,28 @@ static void sat_run(void)
 	sat_note_alloc(SITE_REALLOC_GROW, q, 300);
 }
 
+/* "hold N": N more objects held at SITE_HOLD, on the writer's CPU. */
+static int sat_hold(unsigned int n)
+{
+	if (n > MAX_OBJS - sat_sites[SITE_HOLD].nr)
+		return -ENOSPC;
+	while (n--)
+		sat_note_alloc(SITE_HOLD, sa_test_alloc_hold(), SAT_HOLD_SIZE);
+	return 0;
+}
+
+/* "drop N": N of them freed, the first held first. */
+static int sat_drop(unsigned int n)
+{
+	struct sat_site *s = &sat_sites[SITE_HOLD];
+
+	if (n > s->allocs - s->frees)
+		return -ENOENT;
+	while (n--)
+		sat_free(SITE_HOLD);
+	return 0;
+}
+
 static void sat_free_all(void)
 {
 	int site;
@@ -748,7 +783,8 @@ static int sat_open(struct inode *inode, struct file *file)
 static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
-	char buf[8] = "";
+	char buf[16] = "";
+	unsigned int n;
 	int ret = count;
 
 	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
@@ -773,6 +809,10 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			ret = -EBUSY;	/* one run per load */
 		else
 			sat_paths();
+	} else if (sscanf(buf, "hold %u", &n) == 1) {
+		ret = sat_hold(n) ?: ret;
+	} else if (sscanf(buf, "drop %u", &n) == 1) {
+		ret = sat_drop(n) ?: ret;
 	} else {
 		ret = -EINVAL;
 	}
