@@ -11,7 +11,6 @@
  * requested bytes stay those of its allocation, as the header warns.
  */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -240,32 +239,10 @@ TEST_F(sat, reset_keeps_live_objects)
 	sa_snap_free(&s);
 }
 
-/* Pin this task to @cpu (-1: every CPU it had). */
-static int pin(int cpu)
-{
-	static cpu_set_t all;
-	static int saved;
-	cpu_set_t set;
-
-	if (!saved && !sched_getaffinity(0, sizeof(all), &all))
-		saved = 1;
-	if (cpu < 0)
-		return sched_setaffinity(0, sizeof(all), &all);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* "hold N" or "drop N" written to sa_test from @cpu. */
 static int hold_on(int cpu, const char *cmd)
 {
-	int ret;
-
-	if (pin(cpu))
-		return -1;
-	ret = sa_write(SA_TEST_PROC, cmd, strlen(cmd));
-	pin(-1);
-	return ret;
+	return sa_write_on(cpu, SA_TEST_PROC, cmd, strlen(cmd));
 }
 
 /* sa_test's books of its "hold" site, in the tracepoints' bytes. */

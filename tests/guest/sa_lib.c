@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,23 @@ int sa_write(const char *path, const void *buf, size_t len)
 int sa_cmd(const char *cmd)
 {
 	return sa_write(SA_PROC, cmd, strlen(cmd));
+}
+
+int sa_write_on(int cpu, const char *path, const void *buf, size_t len)
+{
+	cpu_set_t all, one;
+	int err;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		return errno;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return errno;
+	err = sa_write(path, buf, len);
+	if (sched_setaffinity(0, sizeof(all), &all) && !err)
+		err = errno;
+	return err;
 }
 
 static int parse_u64(const char *s, char **end, unsigned long long *v)

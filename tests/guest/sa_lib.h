@@ -53,6 +53,11 @@ int sa_read_file(const char *path, char **buf, size_t *len);
 int sa_write(const char *path, const void *buf, size_t len);
 /* sa_write() of a string. */
 int sa_cmd(const char *cmd);
+/*
+ * sa_write() from CPU @cpu: the task pinned there for the write, its
+ * affinity as it was after; 0 or the errno.
+ */
+int sa_write_on(int cpu, const char *path, const void *buf, size_t len);
 
 /* Read and strictly parse; 0, or -1 with a message in @err. */
 int sa_snap_read(struct sa_snap *s, char *err, size_t errlen);

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +149,6 @@ TEST_F(reload, cpu_online_after_load)
 	struct sa_truth t[32];
 	struct sa_snap a, b;
 	char path[64], err[256];
-	cpu_set_t set, all;
 
 	cpu_online_path(path, sizeof(path), cpu);
 	if (online < 2 || cpu < 1)
@@ -174,12 +172,7 @@ TEST_F(reload, cpu_online_after_load)
 	EXPECT_EQ(mem + per_cpu, sa_key_now("counter memory"));
 
 	/* Counted on the CPU that came online: exact. */
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "run", 3));
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+	ASSERT_EQ(0, sa_write_on(cpu, SA_TEST_PROC, "run", 3));
 	n = sa_truth_read(t, 32, &count);
 	ASSERT_LT(0, n);
 	ASSERT_EQ(0, sa_snap_read(&a, err, sizeof(err))) TH_LOG("%s", err);
