@@ -260,6 +260,7 @@ struct sa_site_pcpu {
 /* Their sums. */
 struct sa_site_sum {
 	u64 allocs, frees, bytes_alloc, bytes_req, freed_req;
+	s64 live;	/* live_alloc and every CPU's live */
 };
 
 /*

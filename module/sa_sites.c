@@ -554,7 +554,10 @@ void sa_site_uncount_size(struct sa_site *e, u32 req)
 /*
  * The per-CPU counters of @e, summed.  A free is counted after its alloc,
  * on whichever CPUs: frees are read first, so that allocs >= frees in the
- * sum; requested bytes before allocated ones (added in the other order).
+ * sum; requested bytes before allocated ones (added in the other order);
+ * live_alloc before the CPUs' live bytes (a fold takes its CPU's counter
+ * before it adds to live_alloc: a fold in between may be missed, never
+ * counted twice).
  */
 static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 {
@@ -576,7 +579,11 @@ static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 		if (c)
 			sum->bytes_req += sa_ctr_read(&c->bytes_req);
 	}
-	/* Requested before allocated bytes: added the other way round. */
+	sum->live = atomic64_read(&e->live_alloc);
+	/*
+	 * Requested before allocated bytes: added the other way round; the
+	 * folded live bytes before the CPUs' (above).
+	 */
 	smp_rmb();
 	for_each_cpu(cpu, &sa_ctr_cpus) {
 		c = sa_cpu_site_ctrs(cpu, e);
@@ -584,28 +591,8 @@ static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
 			continue;
 		sum->allocs += sa_ctr_read(&c->allocs);
 		sum->bytes_alloc += sa_ctr_read(&c->bytes_alloc);
+		sum->live += (s64)sa_ctr_read(&c->live);
 	}
-}
-
-/*
- * The live bytes of @e: what the CPUs folded, then what they hold.  A
- * fold takes its CPU's counter before it adds to live_alloc: read in the
- * other order, a fold in between may be missed, never counted twice.
- */
-static s64 sa_site_live(const struct sa_site *e)
-{
-	s64 live = atomic64_read(&e->live_alloc);
-	struct sa_site_pcpu *c;
-	int cpu;
-
-	/* live_alloc before the counters: a fold's add after its take. */
-	smp_rmb();
-	for_each_cpu(cpu, &sa_ctr_cpus) {
-		c = sa_cpu_site_ctrs(cpu, e);
-		if (c)
-			live += (s64)sa_ctr_read(&c->live);
-	}
-	return live;
 }
 
 /* @a - @b, or 0 where a reading skewed by concurrent updates gives less. */
@@ -618,7 +605,6 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 {
 	const struct sa_site_cold *b = sa_site_cold(e);
 	struct sa_site_sum sum;
-	s64 live;
 
 	lockdep_assert_held(&sa_ctl_lock);
 	sa_site_sum(e, &sum);
@@ -628,8 +614,7 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	v->total = sa_sub0(sum.bytes_alloc, b->base_alloc);
 	/* What was requested never exceeds what was handed out. */
 	v->req = min(sa_sub0(sum.bytes_req, b->base_req), v->total);
-	live = sa_site_live(e);
-	v->live = live > 0 ? live : 0;
+	v->live = sum.live > 0 ? sum.live : 0;
 	/*
 	 * Live bytes and live requested bytes are summed in other passes:
 	 * while the site is busy they may disagree by the allocations and
