@@ -16,7 +16,9 @@
 #   shell  an interactive shell on the console
 # (test mode on a debug kernel: then lockdep's state and a kmemleak scan,
 # see debug_report), then prints SA_TAINT=<kernel taint> and powers off,
-# whatever happened.
+# whatever happened.  Its first line, SA_INIT, tells run-qemu.sh that the
+# boot reached /init.
+echo "SA_INIT"
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev

@@ -3,7 +3,8 @@
 #
 # run-qemu.sh --kernel VMLINUZ --initrd FILE --mode test|demo|bench|shell
 #             --out DIR [--arch amd64|arm64|armhf|riscv64]
-#             [--timeout SECS (600)] [--smp N (2)] [--mem MB (512)]
+#             [--timeout SECS (600)] [--boot-timeout SECS (180)]
+#             [--smp N (2)] [--mem MB (512)]
 #             [--icount] [--append ARGS] [--accel ACCEL]
 #
 # Boots under TCG (no KVM needed): qemu-system-x86_64; for arm64
@@ -33,10 +34,18 @@
 # in the guest ends it, or Ctrl-A x.
 # Fails on timeout (the whole boot is bounded), a QEMU error, or a guest
 # that did not reach its end (no SA_TAINT= line; not in shell mode).
+# A boot that does not reach /init (its first line, SA_INIT, printed
+# before anything of slab_account's) within --boot-timeout seconds is
+# stopped and booted again, once: a riscv64 guest under multi-threaded
+# TCG on a loaded host once stayed silent after OpenSBI's banner for the
+# whole 600 s (its kernel never printed), in a run whose other boots of
+# the same images were all fine.  The hung boot's console is kept in
+# DIR/console.hung.log.  Guests on the device-tree machines print from
+# early boot (earlycon), so such a log says how far the kernel got.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel="" initrd="" mode=test out="" tmo=600 smp=2 mem=512 icount=0 extra=""
+kernel="" initrd="" mode=test out="" tmo=600 btmo=180 smp=2 mem=512 icount=0 extra=""
 accel=""
 arch=amd64
 while [ $# -gt 0 ]; do
@@ -46,6 +55,7 @@ while [ $# -gt 0 ]; do
 	--mode) mode=$2; shift ;;
 	--out) out=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
+	--boot-timeout) btmo=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--icount) icount=1 ;;
@@ -78,19 +88,19 @@ amd64)
 arm64)
 	qemu=qemu-system-aarch64 console=ttyAMA0
 	args=(-M virt -cpu cortex-a57 -accel "$accel" -serial "file:$out/console.log")
-	extra="sa.ktap=console $extra"
+	extra="earlycon sa.ktap=console $extra"
 	;;
 armhf)
 	qemu=qemu-system-arm console=ttyAMA0
 	args=(-M virt,highmem=off -cpu cortex-a15 -accel "$accel"
 	      -serial "file:$out/console.log")
-	extra="sa.ktap=console $extra"
+	extra="earlycon sa.ktap=console $extra"
 	;;
 riscv64)
 	qemu=qemu-system-riscv64 console=ttyS0
 	args=(-M virt -bios default -accel "$accel"
 	      -serial "file:$out/console.log")
-	extra="sa.ktap=console $extra"
+	extra="earlycon sa.ktap=console $extra"
 	;;
 *) die "run-qemu.sh: no QEMU set-up for $arch" ;;
 esac
@@ -102,11 +112,28 @@ if [ $icount = 1 ]; then
 	args+=(-icount "shift=0,sleep=off")
 fi
 
+# Polls the console until /init's first line (SA_INIT) is there or QEMU
+# is gone; past $btmo seconds without it, marks the boot hung and stops
+# QEMU.
+watch_boot() {
+	local waited=0
+	while kill -0 "$qpid" 2>/dev/null; do
+		grep -q '^SA_INIT' "$out/console.log" && return 0
+		if [ $waited -ge "$btmo" ]; then
+			: > "$out/.boot-hung"
+			kill "$qpid" 2>/dev/null || true
+			return 0
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+}
+
 kname=$(basename "$kernel") ic=""
 [ $icount = 0 ] || ic=", icount"
 log "booting ${kname#vmlinuz-} (mode $mode) under QEMU ($accel, $smp CPUs, ${mem} MB$ic), timeout $tmo s"
 start=$(date +%s)
-rc=0
+rc=0 hung=0
 if [ "$mode" = shell ]; then
 	# The console (and QEMU's monitor: Ctrl-A c) on this terminal, also
 	# logged to DIR/console.log; Ctrl-C goes to the guest, Ctrl-A x quits.
@@ -115,18 +142,41 @@ if [ "$mode" = shell ]; then
 	      -mon chardev=con)
 	"$qemu" "${args[@]}" || rc=$?
 else
-	timeout "$tmo" "$qemu" "${args[@]}" </dev/null &
-	qpid=$!
-	# Interrupted or failing here: take the guest down too.
-	trap 'kill "$qpid" 2>/dev/null || true' EXIT
-	if [ "$mode" = demo ]; then
-		# The guest's output as it comes; tail ends with QEMU.
-		tail -n +1 -s 0.2 -f --pid="$qpid" "$out/console.log" |
-			sed -u -n '/^SA_LOADED/,/^SA_TAINT=/p' |
-			grep --line-buffered -Ev '^\[ *[0-9]+\.[0-9]+\]|^SA_' || true
-	fi
-	wait "$qpid" || rc=$?
-	trap - EXIT
+	# The first boot that never reaches /init (no SA_INIT line on the
+	# console within --boot-timeout seconds: firmware or early kernel
+	# boot hung, before slab_account or any test ran) is stopped, its
+	# console kept as DIR/console.hung.log, and booted once more.
+	for attempt in 1 2; do
+		: > "$out/console.log"
+		: > "$out/ktap.log"
+		rm -f "$out/.boot-hung"
+		timeout "$tmo" "$qemu" "${args[@]}" </dev/null &
+		qpid=$!
+		# Interrupted or failing here: take the guest down too.
+		trap 'kill "$qpid" 2>/dev/null || true' EXIT
+		watch_boot &
+		wpid=$!
+		if [ "$mode" = demo ]; then
+			# The guest's output as it comes; tail ends with QEMU.
+			tail -n +1 -s 0.2 -f --pid="$qpid" "$out/console.log" |
+				sed -u -n '/^SA_LOADED/,/^SA_TAINT=/p' |
+				grep --line-buffered -Ev '^\[ *[0-9]+\.[0-9]+\]|^SA_' || true
+		fi
+		rc=0
+		wait "$qpid" || rc=$?
+		kill "$wpid" 2>/dev/null || true
+		wait "$wpid" 2>/dev/null || true
+		trap - EXIT
+		[ -f "$out/.boot-hung" ] || break
+		rm -f "$out/.boot-hung"
+		cp "$out/console.log" "$out/console.hung.log"
+		if [ $attempt = 2 ]; then
+			hung=1
+			break
+		fi
+		log "the guest did not reach /init in $btmo s (firmware or early boot hung; the last lines of its console below, all of it in $out/console.hung.log): booting it again, once"
+		tail -n 5 "$out/console.log" >&2
+	done
 fi
 log "guest finished in $(( $(date +%s) - start )) s"
 # A failed boot shows the end of its console (a panic says why).
@@ -135,6 +185,7 @@ fail() {
 	tail -n 40 "$out/console.log" >&2
 	die "$1"
 }
+[ $hung = 0 ] || fail "the guest did not reach /init in $btmo s, twice (see $out/console.log)"
 [ $rc -ne 124 ] || fail "guest timed out after $tmo s (see $out/console.log)"
 [ $rc -eq 0 ] || fail "qemu failed ($rc)"
 if [ "$arch" != amd64 ]; then
