@@ -155,8 +155,7 @@ static void sa_seq_header(struct seq_file *m)
 	if (advice)
 		seq_printf(m, "advised max_objects: %lu\n", advice);
 	/* 1.5: how far a row's peak may be from the most it had live. */
-	seq_printf(m, "peak bound: %llu\n",
-		   (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH);
+	seq_printf(m, "peak bound: %llu\n", sa_site_peak_bound());
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 

@@ -197,6 +197,16 @@ size_t sa_ctrs_memory(void)
 	return sa_ctr_cpus_nr() * sa_ctrs_bytes(sa_site_cap);
 }
 
+/*
+ * How far a site's peak may be from the most it had live: every CPU with
+ * counters but the one that folds may hold up to SA_LIVE_BATCH bytes
+ * unfolded, either way (notes on ordering, `live`).
+ */
+u64 sa_site_peak_bound(void)
+{
+	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH;
+}
+
 /* Bits of the site hash for @sites sites: twice as many slots. */
 static unsigned int sa_sites_hash_bits(unsigned long sites)
 {

@@ -25,6 +25,8 @@ void sa_sites_free(void);
 /* CPUs that have counters (online since the load), and their bytes. */
 unsigned int sa_ctr_cpus_nr(void);
 size_t sa_ctrs_memory(void);
+/* At most how far a site's peak is from the most it had live (bytes). */
+u64 sa_site_peak_bound(void);
 
 /*
  * Slow paths of an allocation (any context): the site of @call_site,
