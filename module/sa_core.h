@@ -680,7 +680,8 @@ void sa_account_taken_back(const void *ptr, long slot);
 /* An object resized in place (krealloc): its requested bytes change. */
 void sa_account_resize(const void *ptr, size_t new_req);
 /* An object counted at the wrong call site goes to @call_site. */
-void sa_account_recharge(const void *ptr, unsigned long call_site);
+void sa_account_recharge(const void *ptr, unsigned long call_site,
+			 unsigned int via);
 
 /*
  * An allocation.  The common case, done here: a known site of the same

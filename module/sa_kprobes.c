@@ -47,6 +47,7 @@
 #include "sa_core.h"
 #include "sa_kmem_cache.h"
 #include "sa_probes.h"
+#include "sa_unwrap.h"
 
 static bool hooks = true;
 module_param(hooks, bool, 0444);
@@ -60,6 +61,8 @@ struct sa_call {
 	size_t size;		/* its count, or the requested size */
 	struct kmem_cache *s;
 	long slot;		/* the freed object's, held (sa_account_take) */
+	unsigned long caller;	/* krealloc's caller's caller, found at entry */
+	unsigned int via;	/* ... behind this helper (1-based), or 0 */
 };
 
 #ifdef SA_HAVE_KRETPROBE_RETADDR
@@ -113,6 +116,28 @@ static inline unsigned long sa_arg(struct pt_regs *regs, unsigned int n)
 }
 #endif
 
+/*
+ * The probed function's return address at its entry, where a walk of the
+ * stack at its return cannot see past the kretprobe's trampoline to the
+ * caller's caller: 32-bit ARM's unwinder from unwind tables (ARM_UNWIND)
+ * stops there (the frame-pointer one, and those of the other
+ * architectures, give the real return address back).  There the address
+ * is in lr at entry, and a walk from the kprobe's trap then passes
+ * through the probed function's first instruction to it.  Elsewhere 0:
+ * no walk at entry.
+ */
+#if defined(CONFIG_ARM) && defined(CONFIG_ARM_UNWIND)
+static inline unsigned long sa_entry_ret_addr(struct pt_regs *regs)
+{
+	return regs->ARM_lr;
+}
+#else
+static inline unsigned long sa_entry_ret_addr(struct pt_regs *regs)
+{
+	return 0;
+}
+#endif
+
 /* kmem_cache_free_bulk(s, size, p): every object of p[] is freed. */
 static int sa_free_bulk_entry(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -124,14 +149,22 @@ static int sa_free_bulk_entry(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-/* krealloc(p, new_size, ...): in place when it returns p. */
+/*
+ * krealloc(p, new_size, ...): in place when it returns p.  Called by an
+ * allocation helper (kvrealloc()) where the walk at return would stop at
+ * the trampoline (sa_entry_ret_addr()): the helper's caller, found now.
+ */
 static int sa_krealloc_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
 {
 	struct sa_call *c = sa_call_of(ri);
+	unsigned long ret_addr = sa_entry_ret_addr(regs);
+	unsigned int helper = ret_addr ? sa_helper_of(ret_addr) : 0;
 
 	c->ptr = (const void *)sa_arg(regs, 0);
 	c->size = sa_arg(regs, 1);
+	c->via = helper;
+	c->caller = helper ? sa_unwrap_caller(helper, &c->via) : 0;
 	return 0;
 }
 
@@ -143,8 +176,10 @@ static int sa_krealloc_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (ret == c->ptr)
 		sa_account_resize(c->ptr, c->size);
+	else if (c->caller)
+		sa_account_recharge(ret, c->caller, c->via);
 	else
-		sa_account_recharge(ret, sa_ret_addr(ri));
+		sa_account_recharge(ret, sa_ret_addr(ri), 0);
 	return 0;
 }
 

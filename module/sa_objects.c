@@ -458,9 +458,12 @@ void sa_account_resize(const void *ptr, size_t new_req)
  * its event gave, belongs to @call_site: krealloc() moving an object
  * reports the new one with its own return address as the call site, which
  * its kretprobe has replaced by the trampoline's.  Called before the
- * object's owner has it back, so no free of it can run meanwhile.
+ * object's owner has it back, so no free of it can run meanwhile.  @via
+ * (1-based) is the helper @call_site was found behind by a walk already
+ * made, 0 when @call_site is the hooked function's return address.
  */
-void sa_account_recharge(const void *ptr, unsigned long call_site)
+void sa_account_recharge(const void *ptr, unsigned long call_site,
+			 unsigned int via)
 {
 	struct sa_objval *val;
 	struct sa_site *old, *e;
@@ -477,10 +480,14 @@ void sa_account_recharge(const void *ptr, unsigned long call_site)
 	old = sa_site_of(val->site);
 	if (old->call_site == call_site)
 		return;
-	e = sa_site_get(call_site, NULL);
-	/* krealloc() called by a helper (kvrealloc()): the helper's caller. */
-	if (e && e->helper)
-		e = sa_site_unwrap(e, NULL);
+	if (via) {
+		e = sa_site_get_via(call_site, NULL, via);
+	} else {
+		e = sa_site_get(call_site, NULL);
+		/* krealloc() called by a helper (kvrealloc()): its caller. */
+		if (e && e->helper)
+			e = sa_site_unwrap(e, NULL);
+	}
 	if (!e || e == old)
 		return;
 	bytes_alloc = val->bytes_alloc;

@@ -444,6 +444,16 @@ struct sa_site *sa_site_get(unsigned long call_site,
 	return e;
 }
 
+struct sa_site *sa_site_get_via(unsigned long caller,
+				const struct kmem_cache *s, unsigned int via)
+{
+	struct sa_site *c = sa_site_get(caller, s);
+
+	if (c && READ_ONCE(c->via) != via)
+		WRITE_ONCE(c->via, via);
+	return c;
+}
+
 /*
  * @e is in an allocation helper: the site of the helper's caller, which
  * then says it was unwrapped, noting an allocation of the kind @s says;
@@ -454,16 +464,12 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 {
 	unsigned int via = e->helper;
 	unsigned long caller = sa_unwrap_caller(e->helper, &via);
-	struct sa_site *c;
 
 	if (unlikely(!caller)) {
 		sa_stat_inc(SA_STAT_UNWRAP_FAILED);
 		return e;
 	}
-	c = sa_site_get(caller, s);
-	if (c && READ_ONCE(c->via) != via)
-		WRITE_ONCE(c->via, via);
-	return c;
+	return sa_site_get_via(caller, s, via);
 }
 
 /* Widen @e's request extremes to @req. */

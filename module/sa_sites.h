@@ -36,6 +36,13 @@ struct sa_site *sa_site_get(unsigned long call_site,
 			    const struct kmem_cache *s);
 
 /*
+ * The site of @caller, found by a walk out of helper @via (1-based): it
+ * then says it was unwrapped.  NULL when the table is full.
+ */
+struct sa_site *sa_site_get_via(unsigned long caller,
+				const struct kmem_cache *s, unsigned int via);
+
+/*
  * Slow path of an allocation at @e, a site in an allocation helper: the
  * site of the helper's caller (added if new), or @e when the stack does
  * not show it (counted); NULL when the table is full.

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include "kselftest_harness.h"
 #include "sa_lib.h"
@@ -237,34 +236,12 @@ static const struct helper_site helper_sites[] = {
 
 #define NR_HELPER_SITES (sizeof(helper_sites) / sizeof(helper_sites[0]))
 
-/*
- * 32-bit ARM's unwinder (ARM_UNWIND, Debian's armmp) stops at a
- * kretprobe's trampoline: where kvrealloc() krealloc()s (6.10 on), the
- * krealloc hook's recharge cannot be unwrapped.  Those objects stay in
- * kvrealloc's own row, each allocation an unwrap failure (docs/kernels.md);
- * found there, exactly.
- */
-static const struct sa_row *kvrealloc_row(const struct sa_snap *s, int *n)
-{
-	static const char *const names[] = {
-		"kvrealloc_noprof", "kvrealloc_node_align_noprof",
-	};
-	const struct sa_row *r = NULL;
-	struct utsname u;
-
-	if (uname(&u) || strncmp(u.machine, "arm", 3))
-		return NULL;
-	for (size_t i = 0; !r && i < sizeof(names) / sizeof(names[0]); i++)
-		r = sa_snap_row(s, names[i], n);
-	return r;
-}
-
 static void check_helper_rows(struct __test_metadata *_metadata,
 			      const struct sa_snap *s, int freed)
 {
 	int metadata = sa_slab_metadata();
 	struct sa_truth t[32];
-	int nt, cpus, via_known = 1;
+	int nt, cpus;
 
 	nt = sa_truth_read(t, 32, &cpus);
 	ASSERT_LT(0, nt);
@@ -278,17 +255,6 @@ static void check_helper_rows(struct __test_metadata *_metadata,
 		ASSERT_NE(NULL, b) TH_LOG("no books for %s", h->func);
 		exact = h->uniform ? !sa_truth_to_stride(b, h->cache) : !metadata;
 		r = sa_snap_row(s, h->func, &n);
-		if (!r && b->allocs && !strcmp(h->via, "kvrealloc")) {
-			r = kvrealloc_row(s, &n);
-			if (r) {
-				ksft_print_msg("%s: in %s's row (32-bit ARM: no unwinding past the krealloc hook)\n",
-					       h->func, r->caller);
-				EXPECT_EQ(b->allocs,
-					  sa_snap_key(s, "unwrap failures"));
-				EXPECT_EQ(NULL, strstr(r->caller, " via "));
-				via_known = 0;
-			}
-		}
 		if (!h->allocs && !b->allocs) {
 			/* The kernel has no such helper. */
 			EXPECT_EQ(NULL, r) TH_LOG("%s", h->func);
@@ -310,9 +276,7 @@ static void check_helper_rows(struct __test_metadata *_metadata,
 		 * kvmalloc() passes its caller's address on in some kernels
 		 * (7.x): the row names it without being unwrapped.
 		 */
-		if (!via_known) {
-			via_known = 1;
-		} else if (via) {
+		if (via) {
 			EXPECT_NE(NULL, strstr(via + 5, h->via))
 				TH_LOG("%s: %s", h->func, via);
 		} else {
