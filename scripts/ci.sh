@@ -585,7 +585,11 @@ matrix() {
 			sleep 1
 		done
 	done
-	wait "${pids[@]}" || true
+	# Each row's end (judged from its files, not its status); a row
+	# bash has already reaped is no child any more, quietly.
+	for st in "${pids[@]}"; do
+		wait "$st" 2>/dev/null || true
+	done
 	stop_prefetch
 	rm -rf "$SA_CACHE/debs"
 	# Seconds: to the end of the row's build (fetches and builds,
@@ -610,6 +614,13 @@ matrix() {
 			"$(cat "$MATRIX/$tag.kernel" 2>/dev/null || echo '?')" "$st"
 	done
 	echo
+	# Boots stopped before /init and booted again (run-qemu.sh): said.
+	for row in $SA_ROWS; do
+		tag=${row//:/-}
+		st=$(grep -c 'did not reach /init in' "$MATRIX/$tag.log" 2>/dev/null) || true
+		[ "${st:-0}" = 0 ] ||
+			log "row $row: $st boot(s) did not reach /init (see build/matrix/$tag.log)"
+	done
 	log "kernel matrix: $((SECONDS - matrix_t0)) s"
 	if [ $failed -ne 0 ]; then
 		for row in $SA_ROWS; do

@@ -16,9 +16,8 @@
 #   shell  an interactive shell on the console
 # (test mode on a debug kernel: then lockdep's state and a kmemleak scan,
 # see debug_report), then prints SA_TAINT=<kernel taint> and powers off,
-# whatever happened.  Its first line, SA_INIT, tells run-qemu.sh that the
-# boot reached /init.
-echo "SA_INIT"
+# whatever happened.  SA_INIT, printed before anything of slab_account's
+# runs, tells run-qemu.sh that the boot reached /init.
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -40,6 +39,7 @@ case "$cmdline" in
 	fi
 	;;
 esac
+echo "SA_INIT"
 case "$cmdline" in
 *'sa.params="'*)
 	params=${cmdline#*sa.params=\"}

@@ -36,12 +36,13 @@
 # that did not reach its end (no SA_TAINT= line; not in shell mode).
 # A boot that does not reach /init (its first line, SA_INIT, printed
 # before anything of slab_account's) within --boot-timeout seconds is
-# stopped and booted again, once: a riscv64 guest under multi-threaded
+# stopped and booted again, once (0: no such watch): a riscv64 guest under multi-threaded
 # TCG on a loaded host once stayed silent after OpenSBI's banner for the
 # whole 600 s (its kernel never printed), in a run whose other boots of
-# the same images were all fine.  The hung boot's console is kept in
-# DIR/console.hung.log.  Guests on the device-tree machines print from
-# early boot (earlycon), so such a log says how far the kernel got.
+# the same images were all fine.  A hung boot's console is kept in
+# DIR/console.hung.N.log (N: the attempt).  Guests on the device-tree
+# machines print from early boot (earlycon), so such a log says how far
+# the kernel got.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -66,12 +67,16 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+case "$btmo" in
+'' | *[!0-9]*) die "run-qemu.sh: --boot-timeout $btmo: seconds, or 0 for none" ;;
+esac
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
 fi
 [ -f "$kernel" ] || die "no kernel image $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 mkdir -p "$out"
+rm -f "$out"/console.hung.*.log "$out/.boot-hung"
 : > "$out/console.log"
 : > "$out/ktap.log"
 
@@ -118,7 +123,8 @@ fi
 watch_boot() {
 	local waited=0
 	while kill -0 "$qpid" 2>/dev/null; do
-		grep -q '^SA_INIT' "$out/console.log" && return 0
+		# Anywhere in a line: kernel messages may share the console's.
+	grep -q 'SA_INIT' "$out/console.log" && return 0
 		if [ $waited -ge "$btmo" ]; then
 			: > "$out/.boot-hung"
 			kill "$qpid" 2>/dev/null || true
@@ -145,17 +151,22 @@ else
 	# The first boot that never reaches /init (no SA_INIT line on the
 	# console within --boot-timeout seconds: firmware or early kernel
 	# boot hung, before slab_account or any test ran) is stopped, its
-	# console kept as DIR/console.hung.log, and booted once more.
+	# console kept as DIR/console.hung.1.log, and booted once more.
 	for attempt in 1 2; do
 		: > "$out/console.log"
 		: > "$out/ktap.log"
 		rm -f "$out/.boot-hung"
-		timeout "$tmo" "$qemu" "${args[@]}" </dev/null &
+		# TERM at the end of the time, KILL 30 s later if QEMU is
+		# wedged too far to leave on TERM.
+		timeout -k 30 "$tmo" "$qemu" "${args[@]}" </dev/null &
 		qpid=$!
+		wpid=""
+		if [ "$btmo" -gt 0 ]; then
+			watch_boot &
+			wpid=$!
+		fi
 		# Interrupted or failing here: take the guest down too.
-		trap 'kill "$qpid" 2>/dev/null || true' EXIT
-		watch_boot &
-		wpid=$!
+		trap 'kill $qpid $wpid 2>/dev/null || true' EXIT
 		if [ "$mode" = demo ]; then
 			# The guest's output as it comes; tail ends with QEMU.
 			tail -n +1 -s 0.2 -f --pid="$qpid" "$out/console.log" |
@@ -164,17 +175,19 @@ else
 		fi
 		rc=0
 		wait "$qpid" || rc=$?
-		kill "$wpid" 2>/dev/null || true
-		wait "$wpid" 2>/dev/null || true
+		if [ -n "$wpid" ]; then
+			kill "$wpid" 2>/dev/null || true
+			wait "$wpid" 2>/dev/null || true
+		fi
 		trap - EXIT
 		[ -f "$out/.boot-hung" ] || break
 		rm -f "$out/.boot-hung"
-		cp "$out/console.log" "$out/console.hung.log"
+		cp "$out/console.log" "$out/console.hung.$attempt.log"
 		if [ $attempt = 2 ]; then
 			hung=1
 			break
 		fi
-		log "the guest did not reach /init in $btmo s (firmware or early boot hung; the last lines of its console below, all of it in $out/console.hung.log): booting it again, once"
+		log "the guest did not reach /init in $btmo s (firmware or early boot hung; the last lines of its console below, all of it in $out/console.hung.$attempt.log): booting it again, once"
 		tail -n 5 "$out/console.log" >&2
 	done
 fi
