@@ -123,8 +123,10 @@ static inline unsigned long sa_arg(struct pt_regs *regs, unsigned int n)
  * stops there (the frame-pointer one, and those of the other
  * architectures, give the real return address back).  There the address
  * is in lr at entry, and a walk from the kprobe's trap then passes
- * through the probed function's first instruction to it.  Elsewhere 0:
- * no walk at entry.
+ * through the probed function's first instruction to it (the hook is a
+ * trap, never an optimized jump, which has no unwind entry: ARM has no
+ * KPROBES_ON_FTRACE, so sa_hook_register() pins each probe or does not
+ * hook).  Elsewhere 0: no walk at entry.
  */
 #if defined(CONFIG_ARM) && defined(CONFIG_ARM_UNWIND)
 static inline unsigned long sa_entry_ret_addr(struct pt_regs *regs)
@@ -165,6 +167,8 @@ static int sa_krealloc_entry(struct kretprobe_instance *ri,
 	c->size = sa_arg(regs, 1);
 	c->via = helper;
 	c->caller = helper ? sa_unwrap_caller(helper, &c->via) : 0;
+	if (!c->caller)
+		c->via = 0;
 	return 0;
 }
 
