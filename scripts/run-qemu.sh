@@ -34,12 +34,12 @@
 # in the guest ends it, or Ctrl-A x.
 # Fails on timeout (the whole boot is bounded), a QEMU error, or a guest
 # that did not reach its end (no SA_TAINT= line; not in shell mode).
-# A boot that does not reach /init (its first line, SA_INIT, printed
-# before anything of slab_account's) within --boot-timeout seconds is
-# stopped and booted again, once (0: no such watch): a riscv64 guest under multi-threaded
-# TCG on a loaded host once stayed silent after OpenSBI's banner for the
-# whole 600 s (its kernel never printed), in a run whose other boots of
-# the same images were all fine.  A hung boot's console is kept in
+# A boot that does not reach /init (its line SA_INIT, printed before
+# anything of slab_account's) within --boot-timeout seconds is stopped
+# and booted again, once (0: no such watch): a riscv64 guest under
+# multi-threaded TCG on a loaded host once stayed silent after OpenSBI's
+# banner for the whole 600 s (its kernel never printed), in a run whose
+# other boots of the same images were all fine.  A hung boot's console is kept in
 # DIR/console.hung.N.log (N: the attempt).  Guests on the device-tree
 # machines print from early boot (earlycon), so such a log says how far
 # the kernel got.
@@ -117,14 +117,14 @@ if [ $icount = 1 ]; then
 	args+=(-icount "shift=0,sleep=off")
 fi
 
-# Polls the console until /init's first line (SA_INIT) is there or QEMU
+# Polls the console until /init's line SA_INIT is there or QEMU
 # is gone; past $btmo seconds without it, marks the boot hung and stops
 # QEMU.
 watch_boot() {
 	local waited=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		# Anywhere in a line: kernel messages may share the console's.
-	grep -q 'SA_INIT' "$out/console.log" && return 0
+		grep -q 'SA_INIT' "$out/console.log" && return 0
 		if [ $waited -ge "$btmo" ]; then
 			: > "$out/.boot-hung"
 			kill "$qpid" 2>/dev/null || true
