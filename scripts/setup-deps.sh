@@ -22,5 +22,7 @@ done
 [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root"
 log "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Another apt-get (a second make beside this one) holds dpkg's lock for
+# a while: wait for it rather than fail.
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
