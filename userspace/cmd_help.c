@@ -124,6 +124,7 @@ void opts_usage(FILE *fp)
 	      "Watching:\n"
 	      "  -w, --watch          redraw the report every interval (on a terminal;\n"
 	      "                       else append one report per refresh, with its time)\n"
+	      "                       (--prometheus: into -o FILE, replaced at each refresh)\n"
 	      "  -i, --interval SECS  seconds between refreshes (default 2, at least 0.1)\n"
 	      "      --count N        exit after N refreshes\n"
 	      "      --once           one refresh (slabtop's -o; the same as --count 1)\n"

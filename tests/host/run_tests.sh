@@ -360,6 +360,15 @@ if command -v promtool >/dev/null 2>&1; then
 	else
 		fail openmetrics-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
 	fi
+	# --watch: each refresh replaces the file with one whole exposition
+	run prometheus-watch-output -w --count 2 -i 0.1 --prometheus -o "$TMP/textfile/slab_account.prom" $V
+	if [ "$rc" = 0 ] && [ "$(ls "$TMP/textfile")" = slab_account.prom ] &&
+	   [ "$(grep -c '^# HELP slab_account_up ' "$TMP/textfile/slab_account.prom")" = 1 ] &&
+	   promtool check metrics <"$TMP/textfile/slab_account.prom" >"$TMP/err" 2>&1; then
+		pass prometheus-watch-output
+	else
+		fail prometheus-watch-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
+	fi
 else
 	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
 fi
@@ -1680,8 +1689,10 @@ usage_err count-without-watch "slabacct: --interval, --count, --batch and --delt
 usage_err all-without-diff "slabacct: --all goes with --diff" -a $V
 usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0 $V
 usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 1s $V
-usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w -d $B $A
-usage_err watch-json "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w --json $V
+usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file, or its Prometheus metrics with -o FILE (no --diff or --json)" -w -d $B $A
+usage_err watch-json "slabacct: --watch shows the text or CSV report of one file, or its Prometheus metrics with -o FILE (no --diff or --json)" -w --json $V
+usage_err watch-prometheus-stdout "slabacct: --watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" -w --prometheus $V
+usage_err watch-prometheus-dash "slabacct: --watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" -w --count 2 --prometheus -o - $V
 usage_err interval-too-small "slabacct: --interval: '0.01' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0.01 $V
 usage_err batch-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --batch $V
 usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --delta $V
