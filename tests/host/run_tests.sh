@@ -1238,14 +1238,26 @@ fi
 # in a sticky world-writable directory is not followed by root's `>`, nor
 # by -o; root's own link there is, and so is nobody's for nobody.
 ps_file=/proc/sys/fs/protected_symlinks
-ps_was=$(cat "$ps_file" 2>/dev/null)
+ps_was=""
 ps_skip=""
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
 	ps_skip="needs root and setpriv (a link planted by nobody)"
 elif [ -n "$perm_skip" ]; then
 	ps_skip=$perm_skip
-elif [ "$ps_was" != 1 ] && ! { echo 1 >"$ps_file"; } 2>/dev/null; then
-	ps_skip="fs.protected_symlinks is '$ps_was' and cannot be set to 1"
+elif [ ! -r "$ps_file" ]; then
+	ps_skip="no $ps_file"
+else
+	# Other runs of these tests set and restore it too: one at a time
+	# (a lock on the sysctl file itself, held until it is restored).
+	exec 9<"$ps_file"
+	if command -v flock >/dev/null 2>&1 && ! flock -w 300 9; then
+		ps_skip="another run held $ps_file's lock for 300 s"
+	else
+		ps_was=$(cat "$ps_file")
+		if [ "$ps_was" != 1 ] && ! { echo 1 >"$ps_file"; } 2>/dev/null; then
+			ps_skip="fs.protected_symlinks is '$ps_was' and cannot be set to 1"
+		fi
+	fi
 fi
 if [ -n "$ps_skip" ]; then
 	echo "skip cli: output-protected-symlink ($ps_skip)"
@@ -1295,6 +1307,9 @@ else
 		echo "$ps_was" >"$ps_file"
 		echo "note cli: fs.protected_symlinks was set to 1 for output-protected-symlink, then back to $ps_was"
 	fi
+fi
+if [ -n "$ps_was" ]; then
+	exec 9<&-	# (the lock released)
 fi
 
 # SIGINT and SIGTERM while --watch -o writes a large report: the temporary
