@@ -64,6 +64,7 @@ enum {
 	P_STDIN_KALLSYMS,	/* --kallsyms - and a trace on standard input */
 	P_SIZES_EMPTY,	/* --min-size more than --max-size */
 	P_SAVE_ONLY,	/* --save-baseline without --check */
+	P_WATCH_STDOUT,	/* --watch to standard output (no -o FILE) */
 };
 #define B(x) (1ULL << (x))
 #define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG) | B(O_KTAP) | \
@@ -158,7 +159,7 @@ static const struct compat compat[] = {
 		{ B(O_FOLDED) | B(O_SVG), "--by does not go with --folded or --svg: they nest call sites in functions in modules already" },
 		{ B(O_PROM), "--by does not go with --prometheus: its series carry module and function labels (sum by (module) in PromQL)" } } },
 	{ O_WATCH, 0, NULL, 0, {
-		{ B(O_DIFF) | B(O_JSON), "--watch shows the text or CSV report of one file (no --diff or --json)" } } },
+		{ B(O_DIFF) | B(O_JSON), "--watch shows the text or CSV report of one file, or its Prometheus metrics with -o FILE (no --diff or --json)" } } },
 	{ O_SVG, 0, NULL, 0, {
 		{ B(P_OUTPUT_FILE), "--svg FILE names its file: not with -o" },
 		{ B(O_DIFF) | B(O_WATCH), "--svg draws one file: not with --diff or --watch" },
@@ -170,7 +171,8 @@ static const struct compat compat[] = {
 		{ B(O_SUMMARY_ONLY), "--folded has rows only: --summary-only does not go with it" } } },
 	{ O_PROM, 0, NULL, 0, {
 		{ B(O_DIFF), "--prometheus writes one file's metrics: not with --diff" },
-		{ B(O_DELTA), "--prometheus has counters: --delta does not go with it" } } },
+		{ B(O_DELTA), "--prometheus has counters: --delta does not go with it" },
+		{ B(P_WATCH_STDOUT), "--watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" } } },
 	{ O_CSV, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--csv has rows only: --summary-only does not go with it" } } },
 };
@@ -639,6 +641,8 @@ void opts_parse(struct opts *o, int argc, char **argv)
 		given |= B(P_LEAKS_LIVE);
 	if (o->save && o->cmd != CMD_CHECK)
 		given |= B(P_SAVE_ONLY);
+	if ((given & B(O_WATCH)) && !o->output)
+		given |= B(P_WATCH_STDOUT);
 	if (is_stdin(o->kallsyms) &&
 	    (is_stdin(o->from_trace) ||
 	     ((given & B(O_DIFF)) && o->nargs == 2 && (is_stdin(o->args[0]) || is_stdin(o->args[1])))))

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_out - where the output goes: standard output, or -o FILE (and --svg
- * FILE).  A regular FILE, or a new one, is replaced atomically: written
- * into a temporary FILE.XXXXXX in its directory and renamed over it once
- * complete (readers never see half a file; on an error FILE is left as it
- * was), with FILE's mode and owner kept.  A symbolic link is followed and
- * its target written so.  Anything else (a FIFO, a device, a file with
- * other hard links, a regular file whose owner cannot be kept) is written
- * in place, never replaced; a directory is refused.
+ * FILE).  FILE is opened as the shell's `>` opens it, by the kernel, so
+ * that what `>` would refuse this user (permissions, fs.protected_symlinks,
+ * protected_regular, protected_fifos) is refused.  A regular file is then
+ * replaced atomically: written into a temporary FILE.XXXXXX in the
+ * directory that holds it and renamed over it once complete (readers never
+ * see half a file; on an error FILE is left as it was), with FILE's mode
+ * and owner kept; a new FILE is created empty first, as `>` creates it, and
+ * removed if the output fails.  A symbolic link the kernel follows has its
+ * target replaced so.  Anything else (a FIFO, a device, a file with other
+ * hard links, a file whose directory cannot be written or whose owner
+ * cannot be kept) is written in place, never replaced; a directory is
+ * refused.  SIGHUP, SIGINT, SIGQUIT or SIGTERM removes the temporary file
+ * before slabacct dies of it.
  */
 #ifndef SA_OUT_H
 #define SA_OUT_H

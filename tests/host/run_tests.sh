@@ -360,6 +360,15 @@ if command -v promtool >/dev/null 2>&1; then
 	else
 		fail openmetrics-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
 	fi
+	# --watch: each refresh replaces the file with one whole exposition
+	run prometheus-watch-output -w --count 2 -i 0.1 --prometheus -o "$TMP/textfile/slab_account.prom" $V
+	if [ "$rc" = 0 ] && [ "$(ls "$TMP/textfile")" = slab_account.prom ] &&
+	   [ "$(grep -c '^# HELP slab_account_up ' "$TMP/textfile/slab_account.prom")" = 1 ] &&
+	   promtool check metrics <"$TMP/textfile/slab_account.prom" >"$TMP/err" 2>&1; then
+		pass prometheus-watch-output
+	else
+		fail prometheus-watch-output "exit status $rc, files $(ls "$TMP/textfile"): $(head -3 "$TMP/err")"
+	fi
 else
 	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
 fi
@@ -1156,6 +1165,199 @@ else
 fi
 expect_err output-directory 1 "slabacct: $TMP/links: Is a directory" -o "$TMP/links" $V
 
+# -o FILE is opened as the shell's `>` opens it (the kernel judges): a
+# user's own 0444 file is refused; a file it may write in a directory it
+# may not write is written in place; a new file in such a directory is
+# refused naming both.  As root these run as nobody (root passes the
+# permission checks, as with `>`).
+# as_user CMD...: CMD as the user of these checks (nobody when root)
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+perm_skip=""
+if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null 2>&1; then
+	perm_skip="root, and no setpriv to run them as nobody"
+else
+	chmod 711 "$TMP"
+	mkdir "$TMP/perm" "$TMP/perm/own" "$TMP/perm/ro"
+	if [ "$(id -u)" = 0 ]; then
+		chown 65534:65534 "$TMP/perm/own"
+	fi
+	if ! as_user test -x "$SLABACCT" -a -r $V -a -w "$TMP/perm/own"; then
+		perm_skip="user $(as_user id -un) cannot run $SLABACCT on $V"
+	fi
+fi
+if [ -n "$perm_skip" ]; then
+	echo "skip cli: output-readonly, output-dir-readonly, output-dir-refused ($perm_skip)"
+else
+	as_user sh -c 'printf "old\n" >"$1" && chmod 444 "$1"' sh "$TMP/perm/own/ro.csv"
+	if as_user sh -c ': >"$1"' sh "$TMP/perm/own/ro.csv" 2>/dev/null; then
+		fail output-readonly "the shell's > wrote a 0444 file as $(as_user id -un)"
+	else
+		as_user "$SLABACCT" --csv -o "$TMP/perm/own/ro.csv" $V >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ "$rc" = 1 ] && [ "$(cat "$TMP/perm/own/ro.csv")" = old ] &&
+		   [ "$(cat "$TMP/err")" = "slabacct: $TMP/perm/own/ro.csv: Permission denied" ] &&
+		   [ "$(ls "$TMP/perm/own")" = ro.csv ]; then
+			pass output-readonly
+		else
+			fail output-readonly "exit status $rc, the file holds '$(head -c 40 "$TMP/perm/own/ro.csv")', stderr '$(cat "$TMP/err")'"
+		fi
+	fi
+	printf 'old\n' >"$TMP/perm/ro/mine.csv"
+	if [ "$(id -u)" = 0 ]; then
+		chown 65534:65534 "$TMP/perm/ro/mine.csv"
+	fi
+	chmod 555 "$TMP/perm/ro"
+	want_kind=$(out_kind "$TMP/perm/ro/mine.csv")
+	as_user "$SLABACCT" --csv -o "$TMP/perm/ro/mine.csv" $V >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && cmp -s expected/csv.out "$TMP/perm/ro/mine.csv" &&
+	   [ "$(out_kind "$TMP/perm/ro/mine.csv")" = "$want_kind" ] &&
+	   [ "$(ls "$TMP/perm/ro")" = mine.csv ]; then
+		pass output-dir-readonly
+	else
+		fail output-dir-readonly "exit status $rc, $(out_kind "$TMP/perm/ro/mine.csv"), stderr '$(cat "$TMP/err")'"
+	fi
+	as_user "$SLABACCT" --csv -o "$TMP/perm/ro/new.csv" $V >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" = 1 ] && [ ! -e "$TMP/perm/ro/new.csv" ] &&
+	   [ "$(cat "$TMP/err")" = "slabacct: $TMP/perm/ro/new.csv: cannot create a file in $TMP/perm/ro: Permission denied" ]; then
+		pass output-dir-refused
+	else
+		fail output-dir-refused "exit status $rc, stderr '$(cat "$TMP/err")'"
+	fi
+	chmod 755 "$TMP/perm/ro"
+fi
+
+# fs.protected_symlinks: a symbolic link planted by another user (nobody)
+# in a sticky world-writable directory is not followed by root's `>`, nor
+# by -o; root's own link there is, and so is nobody's for nobody.
+ps_file=/proc/sys/fs/protected_symlinks
+ps_was=""
+ps_skip=""
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+	ps_skip="needs root and setpriv (a link planted by nobody)"
+elif [ -n "$perm_skip" ]; then
+	ps_skip=$perm_skip
+elif [ ! -r "$ps_file" ]; then
+	ps_skip="no $ps_file"
+else
+	# Other runs of these tests set and restore it too: one at a time
+	# (a lock on the sysctl file itself, held until it is restored).
+	exec 9<"$ps_file"
+	if command -v flock >/dev/null 2>&1 && ! flock -w 300 9; then
+		ps_skip="another run held $ps_file's lock for 300 s"
+	else
+		ps_was=$(cat "$ps_file")
+		if [ "$ps_was" != 1 ] && ! { echo 1 >"$ps_file"; } 2>/dev/null; then
+			ps_skip="fs.protected_symlinks is '$ps_was' and cannot be set to 1"
+		fi
+	fi
+fi
+if [ -n "$ps_skip" ]; then
+	echo "skip cli: output-protected-symlink ($ps_skip)"
+else
+	S=$TMP/sticky
+	mkdir "$S"
+	chmod 1777 "$S"
+	printf 'precious\n' >"$TMP/victim"
+	printf 'precious\n' >"$TMP/victim2"
+	as_user ln -s ../victim "$S/report.csv"
+	as_user ln -s ../victim2 "$S/shell.csv"
+	if sh -c ': >"$1"' sh "$S/shell.csv" 2>/dev/null; then
+		fail output-protected-symlink "the shell's > followed nobody's link with fs.protected_symlinks=$(cat "$ps_file")"
+	else
+		run output-protected-symlink --csv -o "$S/report.csv" $V
+		if [ "$rc" = 1 ] && [ "$(cat "$TMP/victim")" = precious ] && [ -L "$S/report.csv" ] &&
+		   [ "$(ls "$S" | tr '\n' ' ')" = "report.csv shell.csv " ] &&
+		   [ "$(cat "$TMP/err")" = "slabacct: $S/report.csv: Permission denied (fs.protected_symlinks: another user's symbolic link in a sticky world-writable directory is not followed)" ]; then
+			pass output-protected-symlink
+		else
+			fail output-protected-symlink "exit status $rc, the target holds '$(head -c 40 "$TMP/victim")', $(ls -l "$S"), stderr '$(cat "$TMP/err")'"
+		fi
+	fi
+	# root's own link there: followed, its target replaced (mode kept)
+	printf 'old\n' >"$TMP/target.csv"
+	chmod 640 "$TMP/target.csv"
+	ln -s ../target.csv "$S/root.csv"
+	run output-sticky-own-link --csv -o "$S/root.csv" $V
+	if [ "$rc" = 0 ] && cmp -s expected/csv.out "$TMP/target.csv" && [ -L "$S/root.csv" ] &&
+	   [ "$(out_kind "$TMP/target.csv")" = "regular file 640 0:0" ]; then
+		pass output-sticky-own-link
+	else
+		fail output-sticky-own-link "exit status $rc, $(out_kind "$TMP/target.csv"), stderr '$(cat "$TMP/err")'"
+	fi
+	# nobody's link to nobody's file, written by nobody: replaced there
+	as_user sh -c 'printf "old\n" >"$1/mine.txt" && ln -s mine.txt "$1/mine.csv"' sh "$S"
+	as_user "$SLABACCT" --csv -o "$S/mine.csv" $V >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && cmp -s expected/csv.out "$S/mine.txt" && [ -L "$S/mine.csv" ] &&
+	   [ "$(out_kind "$S/mine.txt")" = "regular file $(printf '%o' $((0666 & ~$(umask)))) 65534:65534" ] &&
+	   [ "$(ls "$S" | tr '\n' ' ')" = "mine.csv mine.txt report.csv root.csv shell.csv " ]; then
+		pass output-sticky-nobody-link
+	else
+		fail output-sticky-nobody-link "exit status $rc, $(ls -l "$S"), stderr '$(cat "$TMP/err")'"
+	fi
+	if [ "$ps_was" != 1 ]; then
+		echo "$ps_was" >"$ps_file"
+		echo "note cli: fs.protected_symlinks was set to 1 for output-protected-symlink, then back to $ps_was"
+	fi
+fi
+if [ -n "$ps_was" ]; then
+	exec 9<&-	# (the lock released)
+fi
+
+# SIGINT and SIGTERM while --watch -o writes a large report: the temporary
+# FILE.XXXXXX is removed and slabacct dies of the signal.
+awk -v n=100000 'BEGIN {
+	print "slab_account - version: 1.2"
+	print "state: active"
+	printf "total bytes allocated: %d\ntotal bytes requested: %d\n", 64 * n, 64 * n
+	printf "slack bytes allocated: 0\ncurrent bytes allocated: 0\n"
+	printf "current bytes requested: 0\ncurrent objects: 0\n"
+	printf "number of allocs: %d\nnumber of frees: %d\nnumber of callers: %d\n", n, n, n
+	print "#      total    slack      req     live live_req   objs     peak  allocs/frees type caller"
+	for (i = 0; i < n; i++)
+		printf "64 0 64 0 0 0 64 1/1 kmalloc f%d+0x1/0x2 [m%d]\n", i, i % 100
+}' >"$TMP/big.txt"
+# signal_case NAME SIG STATUS: kill with SIG once the temporary file shows
+signal_case() {
+	mkdir "$TMP/sig"
+	# (a background job of a script starts with SIGINT ignored)
+	env --default-signal="$2" "$SLABACCT" -w -i 0.1 --count 100 --prometheus -n 100000 \
+		-o "$TMP/sig/out.prom" "$TMP/big.txt" >/dev/null 2>"$TMP/err" </dev/null &
+	spid=$!
+	seen=""
+	n=0
+	while [ -z "$seen" ] && [ $n -lt 6000 ] && kill -0 $spid 2>/dev/null; do
+		seen=$(ls "$TMP/sig" | grep '^out\.prom\.')
+		n=$((n + 1))
+		[ -n "$seen" ] || sleep 0.01
+	done
+	kill -s "$2" $spid 2>/dev/null
+	wait $spid 2>/dev/null	# (not the shell's "Terminated")
+	rc=$?
+	if [ -z "$seen" ]; then
+		fail "$1" "no temporary file seen (exit status $rc: $(head -c 200 "$TMP/err"))"
+	elif [ "$rc" != "$3" ] || [ -n "$(ls "$TMP/sig" | grep -v '^out\.prom$')" ]; then
+		fail "$1" "exit status $rc (want $3), left: $(ls "$TMP/sig" | tr '\n' ' ')"
+	else
+		pass "$1"
+	fi
+	rm -rf "$TMP/sig"
+}
+if env --default-signal=INT true 2>/dev/null; then
+	signal_case output-sigint INT 130
+else
+	echo "skip cli: output-sigint (env has no --default-signal: a background job ignores SIGINT)"
+fi
+signal_case output-sigterm TERM 143
+
 expect_err watch-file-gone 1 "slabacct: $TMP/nothing: No such file or directory" \
 	--watch --count 2 "$TMP/nothing"
 
@@ -1502,8 +1704,10 @@ usage_err count-without-watch "slabacct: --interval, --count, --batch and --delt
 usage_err all-without-diff "slabacct: --all goes with --diff" -a $V
 usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0 $V
 usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 1s $V
-usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w -d $B $A
-usage_err watch-json "slabacct: --watch shows the text or CSV report of one file (no --diff or --json)" -w --json $V
+usage_err watch-diff "slabacct: --watch shows the text or CSV report of one file, or its Prometheus metrics with -o FILE (no --diff or --json)" -w -d $B $A
+usage_err watch-json "slabacct: --watch shows the text or CSV report of one file, or its Prometheus metrics with -o FILE (no --diff or --json)" -w --json $V
+usage_err watch-prometheus-stdout "slabacct: --watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" -w --prometheus $V
+usage_err watch-prometheus-dash "slabacct: --watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" -w --count 2 --prometheus -o - $V
 usage_err interval-too-small "slabacct: --interval: '0.01' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0.01 $V
 usage_err batch-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --batch $V
 usage_err delta-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --delta $V
