@@ -93,6 +93,7 @@ rm -rf "$dir/src"
 show=$dir
 case "$dir" in "$PWD"/*) show=${dir#"$PWD"/} ;; esac
 vermagic=$(modinfo -F vermagic "$dir/slab_account.ko")
+vermagic=${vermagic%"${vermagic##*[! ]}"}	# (32-bit ARM's ends in a space)
 machine=$(readelf -h "$dir/slabacct" | sed -n 's/^ *Machine: *//p')
 cat <<EOF
 
