@@ -4,6 +4,7 @@
 #
 #   make                     module against KDIR, and the reader
 #   make install             modules_install + reader under PREFIX
+#   make install-reader      the reader alone (DESTDIR= for a board's rootfs)
 #   make demo                boot Debian's 6.1 kernel in QEMU and show a report
 #   make shell               the demo's guest with a shell on this terminal
 #   make gate-demo           the driver author's loop and slabacct --check in
@@ -50,7 +51,12 @@ reader:
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(ROOT) modules_install
-	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+	$(MAKE) install-reader
+
+# The reader alone (into a board's root file system: DESTDIR=), built as
+# `make reader` builds it.
+install-reader: reader
+	$(MAKE) -C userspace install PREFIX=$(PREFIX) $(READER_ARGS)
 
 # Everything below runs QEMU guests of Debian's kernels (see README).
 demo:
@@ -85,5 +91,5 @@ clean:
 	$(MAKE) -C tests/guest clean KSFT=none
 	rm -rf $(BUILD)
 
-.PHONY: all module reader install demo shell gate-demo check matrix debug-check bench \
+.PHONY: all module reader install install-reader demo shell gate-demo check matrix debug-check bench \
 	board clean

@@ -395,8 +395,9 @@ lint() {
 # module's vermagic must begin with the kernel's release, the module and
 # the reader must be for the board's architecture, the reader static (no
 # interpreter, no shared library), and the printed steps must copy and
-# load what was built; BOARD values without a kernel must be refused,
-# saying why.
+# load what was built; the top Makefile's reader and install-reader with
+# the board's CROSS_COMPILE must compile with that prefix only; bad BOARD
+# values must be refused, saying why.
 SA_BOARD_ROW=${SA_BOARD_ROW:-trixie:arm64:arm64}
 board_check() {
 	local t0=$SECONDS suite arch flavour kenv dir want m f out rc
@@ -410,6 +411,21 @@ board_check() {
 	# shellcheck disable=SC1090
 	. "$kenv"
 	dir="$SA_ROOT/build/board/$KVER"
+	# The top Makefile's cross build and install (what the README gives
+	# for a vendor tree) compile the reader with the board's prefix, and
+	# nothing for this machine (a dry run, every target remade).
+	if [ -n "${CROSS_COMPILE:-}" ]; then
+		for f in reader install-reader; do
+			m=$(cd "$SA_ROOT" && make -s -n -B "$f" \
+				CROSS_COMPILE="$CROSS_COMPILE" DESTDIR=/nonexistent |
+				grep -E '^[^ ]+ -std=c11 ') ||
+				die "make -n $f CROSS_COMPILE=$CROSS_COMPILE compiles no reader"
+			if grep -v "^${CROSS_COMPILE}gcc " <<< "$m"; then
+				die "make $f CROSS_COMPILE=$CROSS_COMPILE compiles the reader with another compiler (above)"
+			fi
+		done
+		log "make reader and install-reader with CROSS_COMPILE=$CROSS_COMPILE: ${CROSS_COMPILE}gcc only"
+	fi
 	for f in slab_account.ko slabacct; do
 		[ -f "$dir/$f" ] || die "make board: no $dir/$f"
 	done
