@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
-#       | prefetch
+#       | board | prefetch
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
 #         checkpatch --strict from its linux-source), the reader's host tests
-#         (ASan/UBSan), then every row of the kernel matrix.
+#         (ASan/UBSan), make board for a kernel that needs a newer toolchain
+#         than this machine's, then every row of the kernel matrix.
 # matrix: every row of the kernel matrix ($SA_ROWS to choose): per row the
 #         kernel and headers from Debian (cached), a W=1 build that must be
 #         silent, the in-guest selftests in a QEMU boot (boots run two at a
@@ -28,6 +29,7 @@
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
+# board:  check's make board step alone (board_check).
 # prefetch: what the rows of $SA_ROWS will download (check and matrix
 #         run it in the background).
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
@@ -386,6 +388,91 @@ lint() {
 	make -s -j"$(nproc)" -C "$SA_ROOT/tests/fuzz" check FUZZ_SECS="${SA_FUZZ_SECS:-60}"
 }
 
+# make board as a user runs it (scripts/board.sh), for $SA_BOARD_ROW:
+# trixie's arm64 kernel by default, whose headers name gcc-14 and whose
+# kbuild tools need glibc 2.38, neither of which bookworm has (the module
+# is built in the trixie chroot the matrix's trixie rows share).  The
+# module's vermagic must begin with the kernel's release, the module and
+# the reader must be for the board's architecture, the reader static (no
+# interpreter, no shared library), and the printed steps must copy and
+# load what was built; the top Makefile's reader and install-reader with
+# the board's CROSS_COMPILE must compile with that prefix only; bad BOARD
+# values must be refused, saying why.
+SA_BOARD_ROW=${SA_BOARD_ROW:-trixie:arm64:arm64}
+board_check() {
+	local t0=$SECONDS suite arch flavour kenv dir want m f out rc
+	IFS=: read -r suite arch flavour <<< "$SA_BOARD_ROW"
+	log "make board BOARD=$SA_BOARD_ROW"
+	out=$(cd "$SA_ROOT" && make -s board BOARD="$SA_BOARD_ROW") ||
+		die "make board BOARD=$SA_BOARD_ROW failed"
+	printf '%s\n' "$out" >&2
+	kenv=$("$SA_ROOT/scripts/fetch-kernel.sh" --suite "$suite" --arch "$arch" \
+		--flavour "$flavour" --print-env)
+	# shellcheck disable=SC1090
+	. "$kenv"
+	dir="$SA_ROOT/build/board/$KVER"
+	# The top Makefile's cross build and install (what the README gives
+	# for a vendor tree) compile the reader with the board's prefix, and
+	# nothing for this machine (a dry run, every target remade).
+	if [ -n "${CROSS_COMPILE:-}" ]; then
+		for f in reader install-reader; do
+			m=$(cd "$SA_ROOT" && make -s -n -B "$f" \
+				CROSS_COMPILE="$CROSS_COMPILE" DESTDIR=/nonexistent |
+				grep -E '^[^ ]+ -std=c11 ') ||
+				die "make -n $f CROSS_COMPILE=$CROSS_COMPILE compiles no reader"
+			if grep -v "^${CROSS_COMPILE}gcc " <<< "$m"; then
+				die "make $f CROSS_COMPILE=$CROSS_COMPILE compiles the reader with another compiler (above)"
+			fi
+		done
+		log "make reader and install-reader with CROSS_COMPILE=$CROSS_COMPILE: ${CROSS_COMPILE}gcc only"
+	fi
+	for f in slab_account.ko slabacct; do
+		[ -f "$dir/$f" ] || die "make board: no $dir/$f"
+	done
+	m=$(modinfo -F vermagic "$dir/slab_account.ko")
+	[ "${m%% *}" = "$KVER" ] ||
+		die "make board: slab_account.ko's vermagic is '$m', not $KVER's"
+	case "$arch" in
+	amd64) want="Advanced Micro Devices X86-64" ;;
+	arm64) want=AArch64 ;;
+	armhf) want=ARM ;;
+	riscv64) want=RISC-V ;;
+	*) die "make board: no ELF machine known for $arch" ;;
+	esac
+	for f in slab_account.ko slabacct; do
+		m=$(readelf -h "$dir/$f" | sed -n 's/^ *Machine: *//p')
+		[ "$m" = "$want" ] ||
+			die "make board: $f is for '${m:-nothing}', not for $arch ($want)"
+	done
+	m=$(readelf -lW "$dir/slabacct"; readelf -dW "$dir/slabacct")
+	if grep -q -e 'INTERP' -e '(NEEDED)' <<< "$m"; then
+		die "make board: slabacct is not static: $(grep -e INTERP -e NEEDED <<< "$m")"
+	fi
+	for f in "scp build/board/$KVER/slab_account.ko build/board/$KVER/slabacct " \
+		 "insmod ./slab_account.ko" "must print $KVER" "./slabacct "; do
+		grep -qF -- "$f" <<< "$out" ||
+			die "make board's steps lack '$f'"
+	done
+	log "make board: $KVER's vermagic, $want module and static reader in build/board/$KVER"
+	# Refusals: each must fail, saying the expected words.
+	while IFS='|' read -r f want; do
+		rc=0
+		# shellcheck disable=SC2086 # (no BOARD at all for the first)
+		out=$("$SA_ROOT/scripts/board.sh" $f 2>&1) || rc=$?
+		[ $rc -ne 0 ] ||
+			die "board.sh $f succeeded; it must refuse it"
+		grep -qF -- "$want" <<< "$out" ||
+			{ printf '%s\n' "$out" >&2; die "board.sh $f was refused without saying '$want'"; }
+	done <<- EOF
+	|no BOARD given
+	$suite:$arch|is not SUITE:ARCH:FLAVOUR
+	$suite:sparc64:$flavour|sparc64 boards are not supported
+	$suite:$arch:no-such|$suite has no no-such kernel for $arch (no linux-image-no-such); its $arch kernel flavours:
+	EOF
+	log "make board refused a missing BOARD, a malformed one, an unknown architecture and a flavour without a kernel"
+	log "make board check: $((SECONDS - t0)) s"
+}
+
 # The boot-time trace recipe (docs/kernels.md, "Boot-time coverage") for
 # the loaded row's test boot: the kmem events from early boot (the *_node
 # ones where the kernel has them, before 6.1), $SA_BOOT_TRACE_BUF of ring
@@ -642,11 +729,16 @@ check)
 	export SA_KEEP_DEBS=1	# (see matrix)
 	start_prefetch
 	lint
-	log "lint and host tests: $SECONDS s"
+	board_check
+	log "lint, host tests and make board: $SECONDS s"
 	matrix
 	;;
 matrix)
 	matrix
+	;;
+board)
+	# make check's make board step alone.
+	board_check
 	;;
 prefetch)
 	# (start_prefetch's job: what the rows of $SA_ROWS will download.)
@@ -710,6 +802,6 @@ gate)
 	log "the gate passed the fixed driver and failed the leaking one; JUnit: build/gate/{fixed,leaking}.xml"
 	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|prefetch"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|board|prefetch"
 	;;
 esac

@@ -72,6 +72,15 @@ if ! upd=$(sa_apt_update "$suite" "$arch" "${opts[@]}") || grep -q '^[WE]: Faile
 	printf '%s\n' "$upd" >&2
 	die "apt-get update failed for $suite"
 fi
+# A flavour the suite has no kernel of: say which flavours it has.
+if ! apt-cache "${opts[@]}" show "linux-image-$flavour" >/dev/null 2>&1; then
+	found=$(apt-cache "${opts[@]}" pkgnames linux-image- 2>/dev/null |
+		sed -n 's/^linux-image-\([a-z][a-z0-9-]*\)$/\1/p' |
+		grep -v -e '-dbg$' -e '-template$' | sort | tr '\n' ' ') || true
+	[ -n "$found" ] ||
+		die "$suite has no $arch kernel (its archive has no linux-image package for $arch)"
+	die "$suite has no $flavour kernel for $arch (no linux-image-$flavour); its $arch kernel flavours: ${found% }"
+fi
 img=$(apt-cache "${opts[@]}" depends "linux-image-$flavour" |
 	awk '/Depends: linux-image-/ { print $2; exit }')
 [ -n "$img" ] || die "cannot resolve linux-image-$flavour in $suite"

@@ -105,7 +105,8 @@ sa_apt_opts() {
 # A mirror being synced serves lists that fail apt's size or hash check
 # ("Mirror sync in progress?"): such an update is tried again, up to
 # $SA_APT_TRIES times (3) half a minute apart, each bounded to 5 minutes;
-# then it fails with apt's message.  When only the security archive's
+# then it fails with apt's message (at once for a suite the mirror does not
+# have: "does not have a Release file").  When only the security archive's
 # lists fail (seen for days on armhf and riscv64), the main archive's are
 # used alone at once, said.  Its output is the last attempt's.
 sa_apt_update() {
@@ -129,7 +130,9 @@ sa_apt_update() {
 			grep -v '^[WE]: \(Failed to fetch\|Some index files\)' <<< "$out"
 			return 0
 		fi
-		if [ "$i" -ge "$tries" ]; then
+		# A suite the mirror does not have: no use asking again.
+		if [ "$i" -ge "$tries" ] ||
+		   grep -q 'does not have a Release file' <<< "$out"; then
 			printf '%s\n' "$out"
 			log "apt-get update failed $i times (exit $rc)"
 			return 1

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# setup-deps.sh [PACKAGE...]
 # Installs the Debian host packages the build, tests and demo need (only
-# those missing).  Kernels are never installed: see fetch-kernel.sh.
+# those missing), or only the PACKAGEs given (make board: what a board's
+# build needs).  Kernels are never installed: see fetch-kernel.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +15,7 @@ pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstr
       ca-certificates clang libclang-rt-14-dev dkms openssl
       prometheus chromium trace-cmd libxml2-utils
       libbpf-dev bpftool zlib1g-dev libzstd-dev)
+[ $# -eq 0 ] || pkgs=("$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
