@@ -12,6 +12,7 @@
 #include "cmd_common.h"
 #include "pr_folded.h"
 #include "pr_metrics.h"
+#include "pr_report.h"
 #include "pr_summary.h"
 #include "pr_svg.h"
 #include "sa_esc.h"
@@ -102,7 +103,7 @@ static int print_text(const struct report_ctx *c)
 			fit.n = c->env->max_lines > used + 2 ? c->env->max_lines - used - 2 : 0;
 		cf.rows = &fit;
 		print_counts(&cf);
-		sa_rows_table(&fit, o->human, &t);
+		pr_report_table(&fit, o->human, &t);
 		sa_table_text(&t);
 	}
 	return 0;
@@ -112,7 +113,7 @@ static int print_csv(const struct report_ctx *c)
 {
 	struct sa_table t;
 
-	sa_rows_table(c->rows, 0, &t);
+	pr_report_table(c->rows, 0, &t);
 	sa_table_csv(&t, c->env->stamp, c->env->no_header);
 	return 0;
 }
@@ -138,7 +139,7 @@ static int print_json(const struct report_ctx *c)
 	if (o->summary != SUM_NONE)
 		pr_summary_json(&j, c->old, c->new);
 	if (o->summary != SUM_ONLY) {
-		sa_rows_table(c->rows, 0, &t);
+		pr_report_table(c->rows, 0, &t);
 		sa_json_key(&j, "rows");
 		sa_table_json(&t, &j);
 	}
