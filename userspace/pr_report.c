@@ -13,26 +13,34 @@ enum { M_PLAIN = 1, M_DIFF = 2, M_BY = 4, M_BYDIFF = 8, M_ALL = 15 };
 #define M_ONE (M_PLAIN | M_BY)		/* one file's rows */
 #define M_TWO (M_DIFF | M_BYDIFF)	/* deltas */
 
+/*
+ * The columns; fitted to a terminal's width (sa_table_text_fit()), the type
+ * is cut first, then columns are dropped from the least telling (live_req,
+ * the peak, frag%, req ...) to the most (slack, live, total), and the
+ * caller stays.
+ */
 enum { C_FIELD, C_ALLOCS_FREES, C_FRAG, C_STATUS, C_UNLOADED, C_TYPE, C_CALLER };
 static const struct sa_col report_cols[] = {
 	/* title, name, text, csv, json, flags, id */
-	{ "total", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_TOTAL },
-	{ "slack", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_SLACK },
-	{ "req", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_REQ },
-	{ "live", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES, SA_LIVE },
-	{ "live_req", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES, SA_LIVE_REQ },
-	{ "objs", NULL, M_ALL, M_ALL, M_ALL, 0, SA_OBJS },
-	{ "peak", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES, SA_PEAK },
-	{ "allocs/frees", NULL, M_ONE, 0, 0, 0, 100 * C_ALLOCS_FREES },
-	{ "allocs", NULL, M_TWO, M_ALL, M_ALL, 0, SA_ALLOCS },
-	{ "frees", NULL, M_TWO, M_ALL, M_ALL, 0, SA_FREES },
-	{ "frag%", "frag", M_ONE, M_ONE, M_ONE, 0, 100 * C_FRAG },
-	{ "sites", NULL, M_BY | M_BYDIFF, M_BY | M_BYDIFF, M_BY | M_BYDIFF, 0, SA_KEY_SITES },
-	{ "status", NULL, M_TWO, M_TWO, M_TWO, SA_COL_LEFT, 100 * C_STATUS },
+	{ "total", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES | SA_COL_DROP(12), SA_TOTAL },
+	{ "slack", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES | SA_COL_DROP(10), SA_SLACK },
+	{ "req", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES | SA_COL_DROP(4), SA_REQ },
+	{ "live", NULL, M_ALL, M_ALL, M_ALL, SA_COL_BYTES | SA_COL_DROP(11), SA_LIVE },
+	{ "live_req", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES | SA_COL_DROP(1), SA_LIVE_REQ },
+	{ "objs", NULL, M_ALL, M_ALL, M_ALL, SA_COL_DROP(6), SA_OBJS },
+	{ "peak", NULL, M_ONE, M_ONE, M_ONE, SA_COL_BYTES | SA_COL_DROP(2), SA_PEAK },
+	{ "allocs/frees", NULL, M_ONE, 0, 0, SA_COL_DROP(5), 100 * C_ALLOCS_FREES },
+	{ "allocs", NULL, M_TWO, M_ALL, M_ALL, SA_COL_DROP(5), SA_ALLOCS },
+	{ "frees", NULL, M_TWO, M_ALL, M_ALL, SA_COL_DROP(5), SA_FREES },
+	{ "frag%", "frag", M_ONE, M_ONE, M_ONE, SA_COL_DROP(3), 100 * C_FRAG },
+	{ "sites", NULL, M_BY | M_BYDIFF, M_BY | M_BYDIFF, M_BY | M_BYDIFF, SA_COL_DROP(7),
+	  SA_KEY_SITES },
+	{ "status", NULL, M_TWO, M_TWO, M_TWO, SA_COL_LEFT | SA_COL_DROP(9), 100 * C_STATUS },
 	/* (1.3) N of a retired row's " unloaded#N", else 0 (JSON only: the
 	 * CSV's columns stay those scripts read by position) */
 	{ "unloaded", NULL, 0, 0, M_PLAIN | M_DIFF, 0, 100 * C_UNLOADED },
-	{ "type", NULL, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, SA_COL_LEFT, 100 * C_TYPE },
+	{ "type", NULL, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF, M_PLAIN | M_DIFF,
+	  SA_COL_LEFT | SA_COL_TRUNC | SA_COL_DROP(8), 100 * C_TYPE },
 	{ "caller", NULL, M_ALL, M_ALL, M_ALL, SA_COL_LEFT, 100 * C_CALLER },
 	{ NULL, NULL, 0, 0, 0, 0, 0 },
 };
