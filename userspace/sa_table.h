@@ -92,9 +92,10 @@ void sa_table_text(const struct sa_table *t);
  * The text table fitted to @width columns of a terminal (0: not fitted,
  * sa_table_text()), aligned by display width (sa_text_width()): when its
  * lines are wider, the SA_COL_TRUNC columns are cut to SA_TRUNC_MIN
- * columns at least, then columns are dropped by rank until the lines fit;
- * the last column is never dropped, and cut (at its end, with an ellipsis)
- * only when it cannot fit with no other column left.
+ * columns at least, then columns are dropped by rank until the lines fit
+ * (the cut columns then get back the room left, in order); the last column
+ * is never dropped, and cut (at its end, with an ellipsis) only when it
+ * cannot fit with every droppable column dropped.
  */
 void sa_table_text_fit(const struct sa_table *t, size_t width);
 #define SA_TRUNC_MIN 10
