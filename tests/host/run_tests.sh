@@ -999,6 +999,32 @@ expect width-human-80 0 --width 80 -H fixtures/utf8.txt
 LC_ALL=C
 expect width-c-30 0 --width 30 --no-summary fixtures/utf8.txt
 LC_ALL=C.UTF-8
+# On a terminal the report fits by itself: its width (TIOCGWINSZ), else
+# $COLUMNS; with -o FILE the file gets the whole lines
+if command -v script >/dev/null 2>&1; then
+	script -qec "stty cols 80 rows 24; '$SLABACCT' fixtures/utf8.txt" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/out"
+	if cmp -s expected/width-80.out "$TMP/out"; then
+		pass tty-fits-80
+	else
+		fail tty-fits-80 "$(diff expected/width-80.out "$TMP/out" | head -10)"
+	fi
+	script -qec "stty cols 0 rows 0; COLUMNS=120 '$SLABACCT' fixtures/utf8.txt" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/out"
+	if cmp -s expected/width-120.out "$TMP/out"; then
+		pass tty-fits-columns
+	else
+		fail tty-fits-columns "$(diff expected/width-120.out "$TMP/out" | head -10)"
+	fi
+	script -qec "stty cols 80 rows 24; '$SLABACCT' -o '$TMP/o.txt' fixtures/utf8.txt" /dev/null </dev/null >/dev/null 2>&1
+	if cmp -s expected/utf8.out "$TMP/o.txt"; then
+		pass tty-output-whole
+	else
+		fail tty-output-whole "$(diff expected/utf8.out "$TMP/o.txt" | head -10)"
+	fi
+else
+	echo "skip cli: tty-fits (no script(1))"
+fi
 # --watch fitted: the compact summary; --full-summary: the whole one
 run watch-width -w --once --width 80 fixtures/utf8.txt
 stamps "$TMP/out" >"$TMP/out.s" && mv "$TMP/out.s" "$TMP/out"
