@@ -71,20 +71,23 @@ struct watch {
 	uint64_t refresh;
 };
 
-/* Write @buf (@len bytes) to the terminal: @rows lines at most, each cut to @cols characters. */
-static void clip(const char *buf, size_t len, unsigned rows, unsigned cols)
+/*
+ * Write @buf (@len bytes, NUL terminated) to the terminal: @rows lines at
+ * most, each cut to @cols columns (display widths: a wide character takes
+ * two).  The lines are NUL terminated in place.
+ */
+static void clip(char *buf, size_t len, unsigned int rows, unsigned int cols)
 {
-	const char *p = buf, *end = buf + len;
-	unsigned line = 0;
+	char *p = buf, *end = buf + len;
+	unsigned int line = 0;
+	size_t w;
 
 	while (p < end && line < rows) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-		const char *e = nl ? nl : end;
-		unsigned w = 0;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
 
-		for (; q < e && (w < cols || ((unsigned char)*q & 0xc0) == 0x80); q++)
-			w += ((unsigned char)*q & 0xc0) != 0x80;
-		fwrite(p, 1, (size_t)(q - p), stdout);
+		if (nl)
+			*nl = '\0';
+		fwrite(p, 1, sa_text_fit(p, cols, &w), stdout);
 		fputs(++line < rows && nl ? "\n" : "", stdout);
 		p = nl ? nl + 1 : end;
 	}
@@ -154,6 +157,7 @@ static int draw_tty(struct watch *w)
 		r = -1;
 		goto out;
 	}
+	buf[len] = '\0';
 	fputs("\033[H\033[2J", stdout);	/* home, clear screen */
 	clip(buf, (size_t)len, rows - 1, cols);
 	fflush(stdout);

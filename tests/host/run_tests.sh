@@ -1059,10 +1059,10 @@ if command -v tmux >/dev/null 2>&1 &&
 			i=$((i + 1))
 		done
 	} >"$TMP/tmux100.txt"
-	# tmux_watch COLS ROWS: the screen of --watch in a terminal of that size, in $TMP/pane
+	# tmux_watch COLS ROWS FILE: the screen of --watch FILE in a terminal of that size, in $TMP/pane
 	tmux_watch() {
 		tmux -S "$TMP/tmux.sock" new-session -d -s w -x "$1" -y "$2" \
-			"env LC_ALL=C.UTF-8 '$SLABACCT' -w -i 60 '$TMP/tmux100.txt'; sleep 60"
+			"env LC_ALL=C.UTF-8 '$SLABACCT' -w -i 60 '$3'; sleep 60"
 		k=0
 		: >"$TMP/pane"
 		while [ $k -lt 100 ] && ! grep -q '^call sites:' "$TMP/pane"; do
@@ -1074,9 +1074,10 @@ if command -v tmux >/dev/null 2>&1 &&
 		tmux -S "$TMP/tmux.sock" capture-pane -p -t w >"$TMP/pane" 2>/dev/null
 		tmux -S "$TMP/tmux.sock" kill-session -t w 2>/dev/null
 	}
-	# tmux_check NAME COLS ROWS WANT_ROWS
+	# tmux_check NAME COLS ROWS WANT_ROWS [FILE]: the header on one line
+	# (the second is blank), then WANT_ROWS rows each ending with its caller
 	tmux_check() {
-		tmux_watch "$2" "$3"
+		tmux_watch "$2" "$3" "${5:-$TMP/tmux100.txt}"
 		# the rows: the lines after the titles; each must end with the
 		# caller of its number (a_..._N+0x10/0x40 [a_module] or 名前_N+...)
 		bad=$(awk '
@@ -1091,7 +1092,8 @@ if command -v tmux >/dev/null 2>&1 &&
 			END { print "rows " n + 0 }' "$TMP/pane")
 		rows=$(echo "$bad" | sed -n 's/^rows //p')
 		shown=$(sed -n 's/^call sites: \([0-9]*\) of 100 shown$/\1/p' "$TMP/pane")
-		if [ "$(echo "$bad" | grep -c -v '^rows ')" = 0 ] && [ "$rows" = "$4" ] && [ "$shown" = "$4" ]; then
+		if [ "$(echo "$bad" | grep -c -v '^rows ')" = 0 ] && [ "$rows" = "$4" ] &&
+		   [ "$shown" = "$4" ] && [ -z "$(sed -n 2p "$TMP/pane")" ]; then
 			pass "$1"
 		else
 			fail "$1" "$rows rows ($shown said), want $4: $(echo "$bad" | head -3); screen:
@@ -1100,6 +1102,11 @@ $(head -12 "$TMP/pane")"
 	}
 	tmux_check watch-tmux-80x24 80 24 15
 	tmux_check watch-tmux-200x60 200 60 52
+	# a header wider than the terminal in columns, not in characters (a
+	# directory of wide characters): cut at 80 columns, not wrapped
+	d="$TMP/キャッシュキャッシュキャッシュキャッシュ"
+	mkdir -p "$d" && cp "$TMP/tmux100.txt" "$d/"
+	tmux_check watch-tmux-wide-header 80 24 15 "$d/tmux100.txt"
 	tmux -S "$TMP/tmux.sock" kill-server 2>/dev/null
 else
 	echo "skip cli: watch-tmux (tmux cannot run here: apt-get install tmux)"
