@@ -22,6 +22,8 @@
 #include "sa_detail.h"
 
 #define MIN_INTERVAL 0.1	/* seconds, as watch(1) */
+#define MIN_WIDTH 20		/* --width: columns */
+#define MAX_WIDTH 10000
 
 static void usage_error(const char *fmt, ...) SA_PRINTF(1, 2) __attribute__((noreturn));
 
@@ -53,7 +55,7 @@ enum {
 	O_ALL, O_FROM_TRACE, O_KALLSYMS, O_LEAKS, O_MIN_AGE, O_ADVISE,
 	O_DETAIL, O_WATCH, O_INTERVAL, O_COUNT, O_ONCE, O_BATCH, O_DELTA,
 	O_UNLOADS, O_CHECK, O_RULE, O_RULES, O_BASELINE, O_BASELINE_DETAIL,
-	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE,
+	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE, O_WIDTH, O_FULL_SUMMARY,
 	P_FILE,		/* a FILE argument */
 	P_OUTPUT_FILE,	/* -o names a file (not -) */
 	P_SORT_NOTNUM,	/* the first sort key is frag or caller */
@@ -175,6 +177,11 @@ static const struct compat compat[] = {
 		{ B(P_WATCH_STDOUT), "--watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" } } },
 	{ O_CSV, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--csv has rows only: --summary-only does not go with it" } } },
+	{ O_WIDTH, 0, NULL, 0, {
+		{ FORMATS, "--width fits the text report: not with another format" } } },
+	{ O_FULL_SUMMARY, B(O_WATCH), "--full-summary goes with --watch (the report's summary is full)", 0, {
+		{ FORMATS, "--full-summary goes with the text --watch: not with another format" },
+		{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--full-summary does not go with --summary-only or --no-summary" } } },
 };
 
 /* Options of which one at most may be given. */
@@ -232,6 +239,8 @@ static const struct option long_opts[] = {
 	{ "ktap", no_argument, NULL, 256 + O_KTAP },
 	{ "junit", no_argument, NULL, 256 + O_JUNIT },
 	{ "save-baseline", required_argument, NULL, 256 + O_SAVE },
+	{ "width", required_argument, NULL, 256 + O_WIDTH },
+	{ "full-summary", no_argument, NULL, 256 + O_FULL_SUMMARY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -357,6 +366,7 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 {
 	size_t i;
 	char *end;
+	uint64_t v;
 
 	for (i = 0; i < sizeof(short_opts) / sizeof(short_opts[0]); i++)
 		if (short_opts[i].c == c)
@@ -518,6 +528,16 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		break;
 	case O_DELTA:
 		o->delta = 1;
+		break;
+	case O_WIDTH:
+		if (sa_parse_u64(arg, strlen(arg), &v) || (v && (v < MIN_WIDTH || v > MAX_WIDTH)))
+			usage_error("--width: '%s' is not a number of columns (0: not fitted, or %d to %d)",
+				    arg, MIN_WIDTH, MAX_WIDTH);
+		o->width = (size_t)v;
+		o->width_set = 1;
+		break;
+	case O_FULL_SUMMARY:
+		o->full_summary = 1;
 		break;
 	default:
 		if (c == 'h') {

@@ -33,6 +33,9 @@ struct opts {
 	int human;
 	enum summary_mode summary;
 	int batch, delta;	/* --watch */
+	int full_summary;	/* --watch on a terminal: the whole summary */
+	size_t width;		/* --width: the text report's columns (0: not fitted) */
+	int width_set;
 	double interval;
 	uint64_t count;		/* watch refreshes; 0: forever */
 	int once;

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 
 #include "cmd_common.h"
+#include "cmd_term.h"
 #include "pr_folded.h"
 #include "pr_metrics.h"
+#include "pr_report.h"
 #include "pr_summary.h"
 #include "pr_svg.h"
 #include "sa_esc.h"
@@ -78,7 +80,9 @@ static int print_text(const struct report_ctx *c)
 	struct report_ctx cf = *c;
 	struct sa_table t;
 
-	if (o->summary != SUM_NONE) {
+	if (o->summary != SUM_NONE && c->env->compact) {
+		used += (size_t)pr_summary_compact(c->old, c->new, o->human, c->env->width);
+	} else if (o->summary != SUM_NONE) {
 		if (c->old) {
 			if (!c->env->in_watch) {
 				print_name(c->old->name);
@@ -102,8 +106,8 @@ static int print_text(const struct report_ctx *c)
 			fit.n = c->env->max_lines > used + 2 ? c->env->max_lines - used - 2 : 0;
 		cf.rows = &fit;
 		print_counts(&cf);
-		sa_rows_table(&fit, o->human, &t);
-		sa_table_text(&t);
+		pr_report_table(&fit, o->human, &t);
+		sa_table_text_fit(&t, c->env->width);
 	}
 	return 0;
 }
@@ -112,7 +116,7 @@ static int print_csv(const struct report_ctx *c)
 {
 	struct sa_table t;
 
-	sa_rows_table(c->rows, 0, &t);
+	pr_report_table(c->rows, 0, &t);
 	sa_table_csv(&t, c->env->stamp, c->env->no_header);
 	return 0;
 }
@@ -138,7 +142,7 @@ static int print_json(const struct report_ctx *c)
 	if (o->summary != SUM_NONE)
 		pr_summary_json(&j, c->old, c->new);
 	if (o->summary != SUM_ONLY) {
-		sa_rows_table(c->rows, 0, &t);
+		pr_report_table(c->rows, 0, &t);
 		sa_json_key(&j, "rows");
 		sa_table_json(&t, &j);
 	}
@@ -192,9 +196,12 @@ int report(const struct opts *o, const struct report_env *env,
 
 int cmd_report(const struct opts *o)
 {
-	static const struct report_env once = { 0, NULL, 0, 0, 0 };
+	struct report_env once = { 0, NULL, 0, 0, 0, 0, 0 };
 	struct sa_file old, new;
 	int ret = 1;
+
+	if (o->fmt == FMT_TEXT)
+		once.width = cmd_fit_width(o);	/* a terminal's, or --width */
 
 	if (o->cmd == CMD_DIFF) {
 		if (cmd_load(o, &old, o->args[0]))

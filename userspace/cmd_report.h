@@ -17,6 +17,8 @@ struct report_env {
 	int no_header;		/* CSV: the header line was written */
 	size_t max_lines;	/* text: the lines the report may take (a terminal); 0: any */
 	size_t lines_before;	/* of them, written before the report */
+	size_t width;		/* text: the columns the table is fitted to (0: not fitted) */
+	int compact;		/* text: the summary in a few lines (a terminal's --watch) */
 };
 
 /* The report of @new, or of @old -> @new; 0, or -1 (a message said why). */

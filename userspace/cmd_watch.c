@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_watch - the --watch loop (see cmd_watch.h): on a terminal each
- * refresh is drawn to fit the screen (the rows that fit, lines cut to its
- * width) and drawn again when the terminal is resized; a refresh that
+ * refresh is drawn to fit the screen (a compact summary, the columns
+ * fitted to its width, the rows that fit, lines cut to its width) and
+ * drawn again when the terminal is resized; a refresh that
  * cannot read the file (a module reloaded) says so once, marks the
  * metrics (slab_account_up 0) and the watch goes on until it can.
  */
@@ -15,13 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd_common.h"
 #include "cmd_report.h"
+#include "cmd_term.h"
 #include "pr_metrics.h"
 #include "sa_esc.h"
 #include "sa_input.h"
@@ -70,31 +71,41 @@ struct watch {
 	uint64_t refresh;
 };
 
-/* Write @buf (@len bytes) to the terminal: @rows lines at most, each cut to @cols characters. */
-static void clip(const char *buf, size_t len, unsigned rows, unsigned cols)
+/*
+ * Write @buf (@len bytes, NUL terminated) to the terminal: @rows lines at
+ * most, each cut to @cols columns (display widths: a wide character takes
+ * two).  The lines are NUL terminated in place.
+ */
+static void clip(char *buf, size_t len, unsigned int rows, unsigned int cols)
 {
-	const char *p = buf, *end = buf + len;
-	unsigned line = 0;
+	char *p = buf, *end = buf + len;
+	unsigned int line = 0;
+	size_t w;
 
 	while (p < end && line < rows) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *q = p;
-		const char *e = nl ? nl : end;
-		unsigned w = 0;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
 
-		for (; q < e && (w < cols || ((unsigned char)*q & 0xc0) == 0x80); q++)
-			w += ((unsigned char)*q & 0xc0) != 0x80;
-		fwrite(p, 1, (size_t)(q - p), stdout);
+		if (nl)
+			*nl = '\0';
+		fwrite(p, 1, sa_text_fit(p, cols, &w), stdout);
 		fputs(++line < rows && nl ? "\n" : "", stdout);
 		p = nl ? nl + 1 : end;
 	}
 }
 
-/* The header line and the report (or the error) of this refresh, to standard output. */
-static int draw(struct watch *w, size_t max_lines)
+/*
+ * The header line and the report (or the error) of this refresh, to
+ * standard output: in @max_lines lines (0: any), the table fitted to
+ * @width columns (0: not fitted); on a terminal or fitted, the summary
+ * compact (unless --full-summary).
+ */
+static int draw(struct watch *w, size_t max_lines, size_t width)
 {
 	const struct opts *o = w->o;
-	struct report_env env = { 1, NULL, 0, max_lines, 2 };
+	struct report_env env = { 1, NULL, 0, max_lines, 2, width, 0 };
 	char *tmp;
+
+	env.compact = (w->tty || width) && !o->full_summary && o->summary == SUM_BOTH;
 
 	if (o->fmt == FMT_CSV) {
 		env.stamp = w->stamp;
@@ -124,22 +135,20 @@ static int draw(struct watch *w, size_t max_lines)
 /* On a terminal: clear it and draw the refresh to fit it. */
 static int draw_tty(struct watch *w)
 {
-	struct winsize ws = { 0, 0, 0, 0 };
-	unsigned rows = 24, cols = 80;
+	unsigned int rows = 0, cols = 0;
 	FILE *m = tmpfile();
 	int saved = -1, r = -1;
 	char *buf = NULL;
 	long len;
 
-	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
-		rows = ws.ws_row;
-		cols = ws.ws_col;
-	}
+	cmd_term_size(&rows, &cols);	/* $LINES, $COLUMNS when it does not say */
+	rows = rows ? rows : 24;
+	cols = cols ? cols : 80;
 	/* the refresh into a file, then to the screen, clipped */
 	if (!m || fflush(stdout) || (saved = dup(STDOUT_FILENO)) < 0 ||
 	    dup2(fileno(m), STDOUT_FILENO) < 0)
 		goto out;
-	r = draw(w, rows - 1);
+	r = draw(w, rows - 1, w->o->width_set ? w->o->width : cols);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	len = ftell(m);
@@ -148,6 +157,7 @@ static int draw_tty(struct watch *w)
 		r = -1;
 		goto out;
 	}
+	buf[len] = '\0';
 	fputs("\033[H\033[2J", stdout);	/* home, clear screen */
 	clip(buf, (size_t)len, rows - 1, cols);
 	fflush(stdout);
@@ -234,6 +244,8 @@ int cmd_watch(const struct opts *o)
 	w.o = o;
 	w.path = o->nargs ? o->args[0] : SA_DEFAULT_PATH;
 	w.tty = !o->batch && !o->output && isatty(STDOUT_FILENO) && o->fmt == FMT_TEXT;
+	if (o->fmt == FMT_TEXT && (w.tty || o->width))
+		cmd_term_locale();	/* the display widths of the fitted table */
 	if (w.tty) {
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_winch;	/* no SA_RESTART: the wait is interrupted */
@@ -259,7 +271,7 @@ int cmd_watch(const struct opts *o)
 			else {
 				if (o->fmt == FMT_TEXT && w.refresh && !o->output)
 					putchar('\n');
-				r = draw(&w, 0);
+				r = draw(&w, 0, o->width_set ? o->width : 0);
 				if (sa_out_end(o->output, !r) || fflush(stdout))
 					r = -1;
 			}

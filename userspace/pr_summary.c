@@ -1,30 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pr_summary - the summary lines in text and JSON (see pr_summary.h).
+ * pr_summary - the summary lines in text (in full, or compact for a
+ * terminal's --watch) and JSON (see pr_summary.h).
  */
 #include "pr_summary.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sa_esc.h"
 #include "sa_num.h"
 
-/* The summary lines the text report shows (JSON has them all). */
+/*
+ * The summary lines the text report shows (JSON has them all), and their
+ * names in the compact summary (NULL: the key).
+ */
 static const struct {
 	const char *key;
 	int bytes;
 	int lost;	/* shown only when not zero */
+	const char *brief;
 } text_keys[] = {
-	{ "total bytes allocated", 1, 0 }, { "total bytes requested", 1, 0 },
-	{ "slack bytes allocated", 1, 0 }, { "current bytes allocated", 1, 0 },
-	{ "current bytes requested", 1, 0 }, { "current objects", 0, 0 },
-	{ "number of allocs", 0, 0 }, { "number of frees", 0, 0 },
-	{ "number of callers", 0, 0 }, { "failed allocs", 0, 1 },
-	{ "unknown frees", 0, 1 }, { "missed frees", 0, 1 },
-	{ "dropped objects", 0, 1 }, { "dropped sites", 0, 1 },
-	{ "lost events", 0, 1 }, { "unmatched pointers", 0, 1 },
-	{ "peak bound", 1, 1 },
+	{ "total bytes allocated", 1, 0, "total" }, { "total bytes requested", 1, 0, "req" },
+	{ "slack bytes allocated", 1, 0, "slack" }, { "current bytes allocated", 1, 0, "live" },
+	{ "current bytes requested", 1, 0, "live_req" }, { "current objects", 0, 0, "objs" },
+	{ "number of allocs", 0, 0, "allocs" }, { "number of frees", 0, 0, "frees" },
+	{ "number of callers", 0, 0, "callers" }, { "failed allocs", 0, 1, NULL },
+	{ "unknown frees", 0, 1, NULL }, { "missed frees", 0, 1, NULL },
+	{ "dropped objects", 0, 1, NULL }, { "dropped sites", 0, 1, NULL },
+	{ "lost events", 0, 1, NULL }, { "unmatched pointers", 0, 1, NULL },
+	{ "peak bound", 1, 1, NULL },
 };
 #define KEY_WIDTH 25	/* "current bytes allocated: " */
 
@@ -141,6 +148,90 @@ int pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int hu
 	    ++lines)
 		puts("note: the counters went down: the module was reset or reloaded in between");
 	return lines + print_warnings(new);
+}
+
+/* Does a warning line (print_warnings()) give @f's number of @key? */
+static int warned(const struct sa_file *f, const char *key)
+{
+	if (strcmp(key, "lost events") == 0)
+		return pr_summary_num(f, "lost event reports") != 0;
+	return (strcmp(key, "dropped objects") == 0 || strcmp(key, "dropped sites") == 0 ||
+		strcmp(key, "unmatched pointers") == 0) && pr_summary_num(f, key);
+}
+
+/* Flowing items into lines of a width. */
+struct flow {
+	size_t width, col;
+	int lines;
+};
+
+/* Write item @s (escaped for a terminal) on the current line, or on a new one when it does not fit. */
+static void flow_item(struct flow *fl, const char *s)
+{
+	char *tmp;
+	const char *e = sa_esc_text(s, &tmp);
+	size_t w = sa_text_width(e);
+
+	if (fl->col && fl->col + 2 + w > fl->width) {
+		putchar('\n');
+		fl->lines++;
+		fl->col = 0;
+	}
+	printf("%s%s", fl->col ? "  " : "", e);
+	fl->col += (fl->col ? 2 : 0) + w;
+	free(tmp);
+}
+
+int pr_summary_compact(const struct sa_file *old, const struct sa_file *new, int human,
+		       size_t width)
+{
+	const struct sa_summary *so = old ? sa_summary_get(old, "state") : NULL;
+	const struct sa_summary *sn = sa_summary_get(new, "state");
+	struct flow fl = { width, 0, 0 };
+	char item[160], a[32], d[32];
+	size_t i;
+
+	if (sn) {
+		snprintf(item, sizeof(item), "state %s%s%s", so && strcmp(so->value, sn->value) ?
+			 so->value : "", so && strcmp(so->value, sn->value) ? " -> " : "",
+			 sn->value);
+		flow_item(&fl, item);
+	}
+	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {
+		const struct sa_summary *eo = old ? sa_summary_get(old, text_keys[i].key) : NULL;
+		const struct sa_summary *en = sa_summary_get(new, text_keys[i].key);
+		const char *name = text_keys[i].brief ? text_keys[i].brief : text_keys[i].key;
+		struct num v = { 0, 0 };
+		int n;
+
+		if (!en || (old && !eo) ||
+		    (text_keys[i].lost && !en->num && !(eo && eo->num)) ||
+		    warned(new, en->key))
+			continue;	/* absent, zero, or its warning line says it */
+		v.mag = en->num;
+		fmt_num(a, sizeof(a), v, text_keys[i].bytes, human, 0);
+		n = snprintf(item, sizeof(item), "%s %s", name, a);
+		if (eo) {
+			fmt_num(d, sizeof(d), num_delta(eo->num, en->num), text_keys[i].bytes,
+				human, 1);
+			snprintf(item + n, sizeof(item) - (size_t)n, " (%s)", d);
+		} else if (strcmp(en->key, "slack bytes allocated") == 0) {
+			uint64_t total = pr_summary_num(new, "total bytes allocated");
+
+			if (total)
+				snprintf(item + n, sizeof(item) - (size_t)n, " (%.1f%%)",
+					 100.0 * (double)en->num / (double)total);
+		}
+		flow_item(&fl, item);
+	}
+	if (fl.col) {
+		putchar('\n');
+		fl.lines++;
+	}
+	if (old && pr_summary_num(new, "number of allocs") < pr_summary_num(old, "number of allocs") &&
+	    ++fl.lines)
+		puts("note: the counters went down: the module was reset or reloaded in between");
+	return fl.lines + print_warnings(new);
 }
 
 static void json_value(struct sa_json *j, const struct sa_summary *e)

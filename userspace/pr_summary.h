@@ -7,6 +7,7 @@
 #ifndef PR_SUMMARY_H
 #define PR_SUMMARY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sa_json.h"
@@ -20,6 +21,16 @@ int pr_summary_text(const struct sa_file *f, int human);
 
 /* The text summary OLD -> NEW (delta), then NEW's warnings; the lines written. */
 int pr_summary_diff(const struct sa_file *old, const struct sa_file *new, int human);
+
+/*
+ * The summary of @new, or with @old OLD's -> NEW's, in a few lines (a
+ * terminal's --watch): items "name value" (NEW's value and the change in
+ * parentheses with @old) flowed into lines of @width columns, the names
+ * those of the report's columns where there is one; then the warnings.
+ * The lines written.
+ */
+int pr_summary_compact(const struct sa_file *old, const struct sa_file *new, int human,
+		       size_t width);
 
 /* JSON's "summary" member: @new's lines, or with @old {old, new, delta} per key. */
 void pr_summary_json(struct sa_json *j, const struct sa_file *old,

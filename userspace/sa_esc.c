@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_esc - the one escaper (see sa_esc.h).
+ * sa_esc - the one escaper, and the width of its text on a terminal (see
+ * sa_esc.h).
  */
+#define _XOPEN_SOURCE 700	/* wcwidth() */
+
 #include "sa_esc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 size_t sa_utf8_len(const unsigned char *s, size_t avail)
 {
@@ -199,4 +203,48 @@ const char *sa_esc_text(const char *s, char **tmp)
 	}
 	*d = '\0';
 	return *tmp;
+}
+
+/* The columns of the character of @n bytes at @s (valid UTF-8) under LC_CTYPE. */
+static size_t char_width(const char *s, size_t n)
+{
+	mbstate_t st;
+	wchar_t wc;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	if (mbrtowc(&wc, s, n, &st) != n)
+		return 1;	/* the locale cannot decode it */
+	w = wcwidth(wc);
+	return w < 0 ? 1 : (size_t)w;
+}
+
+size_t sa_text_fit(const char *s, size_t cols, size_t *width)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i]) {
+		const unsigned char *p = (const unsigned char *)s + i;
+		size_t n = 1, cw = 1;
+
+		if (*p >= 0x80) {	/* ASCII is one column: no call per character */
+			n = sa_utf8_len(p, strnlen(s + i, 4));
+			n = n ? n : 1;
+			cw = char_width(s + i, n);
+		}
+		if (w + cw > cols)
+			break;
+		w += cw;
+		i += n;
+	}
+	*width = w;
+	return i;
+}
+
+size_t sa_text_width(const char *s)
+{
+	size_t w;
+
+	sa_text_fit(s, SIZE_MAX, &w);
+	return w;
 }

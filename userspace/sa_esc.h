@@ -4,7 +4,7 @@
  * terminal, CSV, JSON, a Prometheus label, a flame graph's frame or XML.
  * One walk over the UTF-8 sequences of the string; each mode says what
  * becomes of a control character, a byte that is not UTF-8 and its own
- * special characters.
+ * special characters.  And the width of such a string on a terminal.
  */
 #ifndef SA_ESC_H
 #define SA_ESC_H
@@ -36,5 +36,18 @@ void sa_esc_str(FILE *fp, const char *s, enum sa_esc mode);
  * "?" without memory.
  */
 const char *sa_esc_text(const char *s, char **tmp);
+
+/*
+ * The columns a terminal gives the string @s (as sa_esc_text() writes it:
+ * valid UTF-8 without control characters) under the locale's LC_CTYPE:
+ * the wcwidth() of each character, one column for a character the locale
+ * cannot decode (the C locale: any byte above 0x7f).  Returns the bytes of
+ * @s's longest prefix that takes at most @cols columns, its columns in
+ * *@width; SIZE_MAX as @cols: all of @s.
+ */
+size_t sa_text_fit(const char *s, size_t cols, size_t *width);
+
+/* The columns of @s on a terminal (sa_text_fit() of all of it). */
+size_t sa_text_width(const char *s);
 
 #endif /* SA_ESC_H */

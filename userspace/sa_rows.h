@@ -3,9 +3,8 @@
  * sa_rows - the rows model: what a report shows.  The call sites of a file
  * that pass the filters (or, with --diff, the deltas of two files' call
  * sites, matched by caller), grouped and summed with --by, kept by --min,
- * sorted by the sort keys and cut by --top; and the report's columns of
- * them (sa_rows_table), which every table format prints.  The metrics,
- * the flame graph and the treemap read the same rows.
+ * sorted by the sort keys and cut by --top.  The report's table
+ * (pr_report.c), the metrics, the flame graph and the treemap read them.
  */
 #ifndef SA_ROWS_H
 #define SA_ROWS_H
@@ -15,7 +14,6 @@
 
 #include "sa_num.h"
 #include "sa_parse.h"
-#include "sa_table.h"
 
 #define SA_MAX_KEYS 4		/* -s a,b,c,d */
 
@@ -104,11 +102,5 @@ int sa_key_parse(const char *name, size_t len, int *key);
 
 /* The accepted sort keys, for messages: "total, slack, ..." */
 extern const char sa_key_list[];
-
-/*
- * The report's table of @r: its columns in every format (the caller column
- * titled after --by's key), @human for -H.
- */
-void sa_rows_table(const struct sa_rows *r, int human, struct sa_table *t);
 
 #endif /* SA_ROWS_H */

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_table - the column table model's printers: text, CSV and JSON (see
- * sa_table.h).
+ * sa_table - the column table model's printers: text (as is, or fitted to
+ * a terminal's width), CSV and JSON (see sa_table.h).
  */
+#define _XOPEN_SOURCE 700	/* nl_langinfo() */
+
 #include "sa_table.h"
 
 #include <inttypes.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +134,139 @@ void sa_table_text(const struct sa_table *t)
 				printf("%*s ", (int)width[k], s);
 			free(tmp);
 		}
+		if (i && t->after) {
+			const char *a = t->after(t, i - 1);
+
+			if (a)
+				fputs(a, stdout);
+		}
+	}
+}
+
+/* The text of cell @i of column @c (@i 0: its title), escaped for a terminal (*@tmp: free it). */
+static const char *text_at(const struct sa_table *t, size_t i, const struct sa_col *c, int last,
+			   char *buf, size_t n, char **tmp)
+{
+	struct sa_cell x;
+
+	if (!i)
+		return sa_esc_text(name_of(t, c, last, SA_FMT_TEXT), tmp);
+	t->cell(t, i - 1, c, SA_FMT_TEXT, &x);
+	return sa_esc_text(cell_text(t, c, &x, SA_FMT_TEXT, buf, n), tmp);
+}
+
+/*
+ * Fit columns of widths @w[@n] to @width: which to keep (@keep) and the
+ * width each gets (@cut), as sa_table_text_fit() says.
+ */
+static void fit_columns(const struct sa_col *const *cols, size_t n, const size_t *w,
+			size_t width, int *keep, size_t *cut)
+{
+	size_t need, k, best, extra;
+
+	for (k = 0; k < n; k++) {
+		keep[k] = 1;
+		cut[k] = (cols[k]->flags & SA_COL_TRUNC) && w[k] > SA_TRUNC_MIN ? SA_TRUNC_MIN : w[k];
+	}
+	for (;;) {
+		need = 0;
+		for (k = 0; k < n; k++)
+			need += keep[k] ? cut[k] + (need ? 1 : 0) : 0;
+		if (need <= width)
+			break;
+		best = n;	/* the kept column of the lowest rank, never the last */
+		for (k = 0; k + 1 < n; k++)
+			if (keep[k] && SA_COL_RANK(cols[k]->flags) &&
+			    (best == n || SA_COL_RANK(cols[k]->flags) < SA_COL_RANK(cols[best]->flags)))
+				best = k;
+		if (best == n)
+			break;
+		keep[best] = 0;
+	}
+	if (need <= width) {	/* the room left to the cut columns, in order */
+		extra = width - need;
+		for (k = 0; k < n; k++) {
+			size_t add = keep[k] && w[k] - cut[k] < extra ? w[k] - cut[k] : extra;
+
+			cut[k] += keep[k] ? add : 0;
+			extra -= keep[k] ? add : 0;
+		}
+	} else if (n) {		/* the last column is cut to what is left */
+		size_t others = need - cut[n - 1];
+
+		cut[n - 1] = width > others + 4 ? width - others : 4;
+	}
+}
+
+/*
+ * Write @s in @cols columns, aligned left or right (@left), cut at its end
+ * with the ellipsis @ell ("..." or one character of one column) when it is
+ * wider; with @pad, spaces after it up to @cols.
+ */
+static void put_cell(const char *s, size_t cols, int left, int pad, const char *ell)
+{
+	size_t sw = sa_text_width(s), ew = strcmp(ell, "...") ? 1 : 3, len;
+
+	if (sw > cols) {
+		len = sa_text_fit(s, cols > ew ? cols - ew : cols, &sw);
+		fwrite(s, 1, len, stdout);
+		if (cols > ew) {
+			fputs(ell, stdout);
+			sw += ew;
+		}
+	} else {
+		if (!left) {
+			printf("%*s", (int)(cols - sw), "");
+			sw = cols;
+		}
+		fputs(s, stdout);
+	}
+	if (pad && sw < cols)
+		printf("%*s", (int)(cols - sw), "");
+}
+
+void sa_table_text_fit(const struct sa_table *t, size_t width)
+{
+	const struct sa_col *cols[MAX_COLS];
+	size_t n, w[MAX_COLS], cut[MAX_COLS], i, k, last;
+	int keep[MAX_COLS];
+	const char *s, *ell;
+	char buf[64], *tmp;
+
+	if (!width) {
+		sa_table_text(t);
+		return;
+	}
+	ell = strcmp(nl_langinfo(CODESET), "UTF-8") ? "..." : "\xe2\x80\xa6";	/* U+2026 */
+	n = shown(t, SA_FMT_TEXT, cols);
+	for (k = 0; k < n; k++) {
+		w[k] = 0;
+		for (i = 0; i <= t->nrows; i++) {
+			size_t sw = sa_text_width(text_at(t, i, cols[k], k + 1 == n, buf,
+							  sizeof(buf), &tmp));
+
+			free(tmp);
+			w[k] = sw > w[k] ? sw : w[k];
+		}
+	}
+	fit_columns(cols, n, w, width, keep, cut);
+	for (last = n; last && !keep[last - 1]; last--)
+		;
+	for (i = 0; i <= t->nrows; i++) {
+		int first = 1;
+
+		for (k = 0; k < last; k++) {
+			if (!keep[k])
+				continue;
+			if (!first)
+				putchar(' ');
+			first = 0;
+			s = text_at(t, i, cols[k], k + 1 == n, buf, sizeof(buf), &tmp);
+			put_cell(s, cut[k], k + 1 == last || (cols[k]->flags & SA_COL_LEFT),
+				 k + 1 < last, ell);
+			free(tmp);
+		}
+		putchar('\n');
 		if (i && t->after) {
 			const char *a = t->after(t, i - 1);
 

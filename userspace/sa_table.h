@@ -24,6 +24,13 @@ enum sa_fmt { SA_FMT_TEXT, SA_FMT_CSV, SA_FMT_JSON };
 #define SA_COL_LEFT	0x04	/* aligned left (text) */
 #define SA_COL_AGE	0x08	/* a number of seconds, as 3m10s (text) */
 #define SA_COL_BREAK	0x10	/* JSON: on a line of its own */
+#define SA_COL_TRUNC	0x20	/* text fitted to a width: cut (with an ellipsis) before any drop */
+/*
+ * Text fitted to a width: the columns of rank 1 are dropped first, then
+ * those of rank 2 ... up to 15; a column without a rank is never dropped.
+ */
+#define SA_COL_DROP(rank)	((unsigned int)(rank) << 8)
+#define SA_COL_RANK(flags)	(((flags) >> 8) & 0xf)
 
 struct sa_col {
 	const char *title;	/* text title and CSV/JSON name (unless @name) */
@@ -80,6 +87,18 @@ int sa_col_shown(const struct sa_table *t, const struct sa_col *c, enum sa_fmt f
 
 /* The text table: a title line, then the rows; the last column unpadded. */
 void sa_table_text(const struct sa_table *t);
+
+/*
+ * The text table fitted to @width columns of a terminal (0: not fitted,
+ * sa_table_text()), aligned by display width (sa_text_width()): when its
+ * lines are wider, the SA_COL_TRUNC columns are cut to SA_TRUNC_MIN
+ * columns at least, then columns are dropped by rank until the lines fit
+ * (the cut columns then get back the room left, in order); the last column
+ * is never dropped, and cut (at its end, with an ellipsis) only when it
+ * cannot fit with every droppable column dropped.
+ */
+void sa_table_text_fit(const struct sa_table *t, size_t width);
+#define SA_TRUNC_MIN 10
 
 /*
  * CSV: the header line (unless @no_header) and the rows; with @stamp a

@@ -11,7 +11,8 @@
  *                 command does
  *   model, print  sa_rows.c (the rows model), sa_table.c (the column table
  *                 model and its text, CSV and JSON printers), pr_*.c (the
- *                 summary, the metrics, the flame graph, the treemap)
+ *                 report's columns, the summary, the metrics, the flame
+ *                 graph, the treemap)
  *   utilities     sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c
  *   parsers       sa_input.c, sa_parse.c, sa_detail.c, sa_trace.c,
  *                 sa_tacct.c, sa_kallsyms.c, on sa_base.c and sa_caller.c

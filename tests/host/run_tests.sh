@@ -950,11 +950,12 @@ if command -v script >/dev/null 2>&1; then
 		awk -v d="$TMP" 'BEGIN { RS = "\033\\[H\033\\[2J"; n = 0 }
 			NR > 1 { n++; printf "%s", $0 > (d "/screen." n) } END { print n }' "$1"
 	}
-	# fits N ROWS COLS: screen N has at most ROWS lines of at most COLS characters
+	# fits N ROWS COLS: screen N has at most ROWS lines of at most COLS
+	# columns (display widths: a cut caller ends with an ellipsis)
 	fits() {
 		[ -s "$TMP/screen.$1" ] &&
 		[ "$(tr -d '\r' <"$TMP/screen.$1" | wc -l)" -lt "$2" ] &&
-		[ "$(tr -d '\r' <"$TMP/screen.$1" | awk '{ if (length > m) m = length } END { print m + 0 }')" -le "$3" ]
+		[ "$(tr -d '\r' <"$TMP/screen.$1" | LC_ALL=C.UTF-8 wc -L)" -le "$3" ]
 	}
 	script -qec "stty rows 40 cols 50; '$SLABACCT' -w --once '$TMP/rows100.txt'" /dev/null </dev/null >"$TMP/tty" 2>&1
 	n=$(screens "$TMP/tty")
@@ -983,6 +984,141 @@ if command -v script >/dev/null 2>&1; then
 	else
 		fail watch-tty-resize "$n screens, $(wc -l <"$TMP/screen.2" 2>/dev/null) lines after the resize"
 	fi
+fi
+
+# ---- fitted to a width (--width N, as on a terminal of N columns) ----
+
+# Display widths under the locale (fixtures/utf8.txt: a cache name of wide
+# characters, module names with accents): the type is cut first, then the
+# columns dropped by rank; the caller stays whole while it fits alone.
+# Without --width, a pipe keeps the lines as they were (aligned by bytes).
+LC_ALL_SAVED=${LC_ALL-}
+LC_ALL=C.UTF-8
+export LC_ALL
+expect utf8 0 fixtures/utf8.txt
+for w in 80 120 200; do
+	expect "width-$w" 0 --width $w fixtures/utf8.txt
+done
+expect width-0 0 --width 0 fixtures/utf8.txt
+expect width-caller-cut 0 --width 30 --no-summary fixtures/utf8.txt
+expect width-diff-80 0 --width 80 -d fixtures/before.txt fixtures/after.txt
+expect width-by-50 0 --width 50 -b module fixtures/after.txt
+expect width-human-80 0 --width 80 -H fixtures/utf8.txt
+# a locale that cannot decode them: one column a character, "..."
+LC_ALL=C
+expect width-c-30 0 --width 30 --no-summary fixtures/utf8.txt
+LC_ALL=C.UTF-8
+# On a terminal the report fits by itself: its width (TIOCGWINSZ), else
+# $COLUMNS; with -o FILE the file gets the whole lines
+if command -v script >/dev/null 2>&1; then
+	script -qec "stty cols 80 rows 24; '$SLABACCT' fixtures/utf8.txt" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/out"
+	if cmp -s expected/width-80.out "$TMP/out"; then
+		pass tty-fits-80
+	else
+		fail tty-fits-80 "$(diff expected/width-80.out "$TMP/out" | head -10)"
+	fi
+	script -qec "stty cols 0 rows 0; COLUMNS=120 '$SLABACCT' fixtures/utf8.txt" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/out"
+	if cmp -s expected/width-120.out "$TMP/out"; then
+		pass tty-fits-columns
+	else
+		fail tty-fits-columns "$(diff expected/width-120.out "$TMP/out" | head -10)"
+	fi
+	script -qec "stty cols 80 rows 24; '$SLABACCT' -o '$TMP/o.txt' fixtures/utf8.txt" /dev/null </dev/null >/dev/null 2>&1
+	if cmp -s expected/utf8.out "$TMP/o.txt"; then
+		pass tty-output-whole
+	else
+		fail tty-output-whole "$(diff expected/utf8.out "$TMP/o.txt" | head -10)"
+	fi
+else
+	echo "skip cli: tty-fits (no script(1))"
+fi
+# --watch fitted: the compact summary; --full-summary: the whole one
+run watch-width -w --once --width 80 fixtures/utf8.txt
+stamps "$TMP/out" >"$TMP/out.s" && mv "$TMP/out.s" "$TMP/out"
+compare watch-width 0
+run watch-width-full -w --once --width 80 --full-summary fixtures/utf8.txt
+stamps "$TMP/out" >"$TMP/out.s" && mv "$TMP/out.s" "$TMP/out"
+compare watch-width-full 0
+if [ -n "$LC_ALL_SAVED" ]; then
+	LC_ALL=$LC_ALL_SAVED
+else
+	unset LC_ALL
+fi
+
+# --watch in real terminals (tmux) of 80x24 and 200x60: every row shown
+# has its caller whole at its end, and the rows that fit are shown (the
+# screen's lines but the last: the header, a blank line, the compact
+# summary (80 columns: two lines and the warning of valid.txt's dropped
+# objects; 200: one and the warning), a blank line, the counts and the
+# titles, then the rows).
+if command -v tmux >/dev/null 2>&1 &&
+   tmux -S "$TMP/tmux.sock" -f /dev/null new-session -d -s probe -x 20 -y 5 'sleep 600' 2>/dev/null; then
+	{
+		head -n 22 $V | sed 's/^number of callers: 6/number of callers: 100/'
+		i=0
+		while [ $i -lt 100 ]; do
+			if [ $((i % 5)) = 0 ]; then
+				c="名前_$i+0x1/0x2 [mödül]"
+			else
+				c="a_rather_long_function_name_$i+0x10/0x40 [a_module]"
+			fi
+			echo "$((100000 + i)) 0 $((100000 + i)) 0 0 0 0 1/1 cache:キャッシュ_$i $c"
+			i=$((i + 1))
+		done
+	} >"$TMP/tmux100.txt"
+	# tmux_watch COLS ROWS FILE: the screen of --watch FILE in a terminal of that size, in $TMP/pane
+	tmux_watch() {
+		tmux -S "$TMP/tmux.sock" new-session -d -s w -x "$1" -y "$2" \
+			"env LC_ALL=C.UTF-8 '$SLABACCT' -w -i 60 '$3'; sleep 60"
+		k=0
+		: >"$TMP/pane"
+		while [ $k -lt 100 ] && ! grep -q '^call sites:' "$TMP/pane"; do
+			sleep 0.1
+			tmux -S "$TMP/tmux.sock" capture-pane -p -t w >"$TMP/pane" 2>/dev/null
+			k=$((k + 1))
+		done
+		sleep 0.2	# the rest of the screen after the counts
+		tmux -S "$TMP/tmux.sock" capture-pane -p -t w >"$TMP/pane" 2>/dev/null
+		tmux -S "$TMP/tmux.sock" kill-session -t w 2>/dev/null
+	}
+	# tmux_check NAME COLS ROWS WANT_ROWS [FILE]: the header on one line
+	# (the second is blank), then WANT_ROWS rows each ending with its caller
+	tmux_check() {
+		tmux_watch "$2" "$3" "${5:-$TMP/tmux100.txt}"
+		# the rows: the lines after the titles; each must end with the
+		# caller of its number (a_..._N+0x10/0x40 [a_module] or 名前_N+...)
+		bad=$(awk '
+			seen && NF { n++
+				if (match($0, /(a_rather_long_function_name_|名前_)[0-9]+/)) {
+					id = substr($0, RSTART, RLENGTH); sub(/^[^0-9]*/, "", id)
+					want = (id % 5 == 0) ? "名前_" id "+0x1/0x2 [mödül]" : \
+						"a_rather_long_function_name_" id "+0x10/0x40 [a_module]"
+					if (substr($0, length($0) - length(want) + 1) != want) print "cut: " $0
+				} else print "no caller: " $0 }
+			/ caller$/ { seen = 1 }
+			END { print "rows " n + 0 }' "$TMP/pane")
+		rows=$(echo "$bad" | sed -n 's/^rows //p')
+		shown=$(sed -n 's/^call sites: \([0-9]*\) of 100 shown$/\1/p' "$TMP/pane")
+		if [ "$(echo "$bad" | grep -c -v '^rows ')" = 0 ] && [ "$rows" = "$4" ] &&
+		   [ "$shown" = "$4" ] && [ -z "$(sed -n 2p "$TMP/pane")" ]; then
+			pass "$1"
+		else
+			fail "$1" "$rows rows ($shown said), want $4: $(echo "$bad" | head -3); screen:
+$(head -12 "$TMP/pane")"
+		fi
+	}
+	tmux_check watch-tmux-80x24 80 24 15
+	tmux_check watch-tmux-200x60 200 60 52
+	# a header wider than the terminal in columns, not in characters (a
+	# directory of wide characters): cut at 80 columns, not wrapped
+	d="$TMP/キャッシュキャッシュキャッシュキャッシュ"
+	mkdir -p "$d" && cp "$TMP/tmux100.txt" "$d/"
+	tmux_check watch-tmux-wide-header 80 24 15 "$d/tmux100.txt"
+	tmux -S "$TMP/tmux.sock" kill-server 2>/dev/null
+else
+	echo "skip cli: watch-tmux (tmux cannot run here: apt-get install tmux)"
 fi
 
 # The file gone for a while (a module reloaded): said once on stderr, the
@@ -1701,6 +1837,12 @@ usage_err diff-one-file "slabacct: --diff needs two files, OLD and NEW" -d $B
 usage_err two-files "slabacct: one FILE at most (or --diff OLD NEW)" $B $A
 usage_err interval-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" -i 1 $V
 usage_err count-without-watch "slabacct: --interval, --count, --batch and --delta go with --watch" --count 1 $V
+usage_err width-small "slabacct: --width: '19' is not a number of columns (0: not fitted, or 20 to 10000)" --width 19 $V
+usage_err width-word "slabacct: --width: 'wide' is not a number of columns (0: not fitted, or 20 to 10000)" --width wide $V
+usage_err width-csv "slabacct: --width fits the text report: not with another format" --width 80 --csv $V
+usage_err width-leaks "slabacct: --leaks does not go with --width" --width 80 --leaks --once $V
+usage_err full-summary-no-watch "slabacct: --full-summary goes with --watch (the report's summary is full)" --full-summary $V
+usage_err full-summary-only "slabacct: --full-summary does not go with --summary-only or --no-summary" -w --full-summary --no-summary $V
 usage_err all-without-diff "slabacct: --all goes with --diff" -a $V
 usage_err bad-interval "slabacct: --interval: '0' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 0 $V
 usage_err bad-interval-junk "slabacct: --interval: '1s' is not a number of seconds (0.1 <= SECS <= 86400)" -w -i 1s $V
