@@ -6,8 +6,8 @@
  * The file is: a header line `slab_account detail - version: MAJOR.MINOR`,
  * then `key: value` lines (now, page size, kmalloc classes, age bounds,
  * size bounds, objects scanned; keys this parser does not know are
- * ignored), then a legend line starting with `#`, then one row per call
- * site:
+ * ignored; each key at most once), then a legend line starting with `#`,
+ * then one row per call site:
  *
  *   objs bytes req oldest byte_secs <6 age counts> req_min req_max
  *   <12 size counts> type caller
