@@ -15,7 +15,6 @@
 
 #include "cmd_common.h"
 #include "cmd_detail.h"
-#include "cmd_watch.h"
 #include "sa_caller.h"
 #include "sa_esc.h"
 #include "sa_input.h"
@@ -23,6 +22,7 @@
 #include "sa_out.h"
 #include "sa_rows.h"
 #include "sa_table.h"
+#include "sa_time.h"
 
 enum verdict { V_GROWING, V_UNLOADED, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
 static const char *const verdict_names[] = {
@@ -368,7 +368,7 @@ int cmd_leaks(const struct opts *o)
 		if (tty)
 			fprintf(stderr, "slabacct: --leaks: reading %s again in %g s (--interval), to see what grows...",
 				sa_esc_text(p1, &tmp), o->interval), free(tmp);
-		sleep_seconds(o->interval);
+		sa_sleep(o->interval, NULL, NULL);
 		if (tty)
 			fputs("\r\033[K", stderr);
 	}
