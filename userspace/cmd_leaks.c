@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
-#include "cmd_detail.h"
 #include "sa_caller.h"
+#include "sa_dsites.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_json.h"
@@ -213,16 +213,17 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		       struct dsites *os)
 {
 	size_t i, j = 0;
+	char *err;
 
 	memset(os, 0, sizeof(*os));
 	L->o = o;
 	L->old = old;
 	L->new = new;
 	L->secs = old ? new->now - old->now : 0;
-	if (dsites_get(new, ns))
+	if (dsites_get(new, ns, &err) || (old && dsites_get(old, os, &err))) {
+		cmd_error(err);
 		return -1;
-	if (old && dsites_get(old, os))
-		return -1;
+	}
 	L->l = calloc(ns->n + 1, sizeof(*L->l));
 	if (!L->l) {
 		cmd_error(NULL);
