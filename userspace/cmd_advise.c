@@ -341,7 +341,7 @@ static int join(struct advise *A, const struct dsites *ds, struct sa_groups *g,
 
 		t->r = &f->rows[g->g[i].first];
 		t->v = g->g[i].v;
-		while (j < ds->n && (c = site_cmp(ds->s[j].r->type_str, ds->s[j].r->caller,
+		while (j < ds->n && (c = site_cmp(ds->s[j].r->site.type_str, ds->s[j].r->site.caller,
 						  t->r->type_str, t->r->caller)) < 0)
 			j++;
 		if (j < ds->n && c == 0)

@@ -56,7 +56,8 @@ static int leak_cmp(const void *pa, const void *pb, void *ctx)
 		return x[SA_D_BYTE_SECS] > y[SA_D_BYTE_SECS] ? -1 : 1;
 	if (x[SA_D_BYTES] != y[SA_D_BYTES])
 		return x[SA_D_BYTES] > y[SA_D_BYTES] ? -1 : 1;
-	return site_cmp(a->s->r->type_str, a->s->r->caller, b->s->r->type_str, b->s->r->caller);
+	return site_cmp(a->s->r->site.type_str, a->s->r->site.caller, b->s->r->site.type_str,
+			b->s->r->site.caller);
 }
 
 /* ---- the table: one column list for text, CSV and JSON ---- */
@@ -143,10 +144,10 @@ static void leak_cell(const struct sa_table *t, size_t row, const struct sa_col 
 		sa_cell_str(x, verdict_names[l->verdict]);
 		break;
 	case C_TYPE:
-		sa_cell_str(x, l->s->r->type_str);
+		sa_cell_str(x, l->s->r->site.type_str);
 		break;
 	default:
-		sa_cell_str(x, l->s->r->caller);
+		sa_cell_str(x, l->s->r->site.caller);
 		break;
 	}
 }
@@ -235,8 +236,8 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		struct sa_row row;
 		int c = 1;
 
-		while (j < os->n && (c = site_cmp(os->s[j].r->type_str, os->s[j].r->caller,
-						  s->r->type_str, s->r->caller)) < 0)
+		while (j < os->n && (c = site_cmp(os->s[j].r->site.type_str, os->s[j].r->site.caller,
+						  s->r->site.type_str, s->r->site.caller)) < 0)
 			j++;
 		if (!s->v[SA_D_OBJS])
 			continue;
@@ -251,7 +252,7 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		}
 		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
 		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
-		if (sa_caller_unloaded(s->r->caller))	/* (1.3) a retired site */
+		if (sa_caller_unloaded(s->r->site.caller))	/* (1.3) a retired site */
 			t->verdict = V_UNLOADED;
 		else if (!old)
 			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
@@ -301,7 +302,7 @@ int leaks_growing(const struct opts *o, const struct sa_detail *old, const struc
 	if (build_leaks(o, old, new, &L, &ns, &os) == 0) {
 		for (i = 0; i < L.n && L.l[i].verdict == V_GROWING; i++) {
 			const struct leak *l = &L.l[i];
-			struct leak_site x = { l->s->r->caller, l->s->r->type_str, l->old_objs,
+			struct leak_site x = { l->s->r->site.caller, l->s->r->site.type_str, l->old_objs,
 					       l->s->v[SA_D_OBJS], l->old_bytes, l->s->v[SA_D_BYTES],
 					       l->s->v[SA_D_OLDEST], L.secs };
 

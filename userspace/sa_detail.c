@@ -170,7 +170,7 @@ static int parse_row(struct dparser *p, const char *line)
 	}
 	r = &d->rows[d->nrows++];
 	memset(r, 0, sizeof(*r));
-	r->line = p->w.lineno;
+	r->site.line = p->w.lineno;
 	for (i = 0; i < SA_D_NFIELDS; i++) {
 		n = sa_token(&s, &t);
 		if (!n)
@@ -179,7 +179,8 @@ static int parse_row(struct dparser *p, const char *line)
 		if (sa_parse_u64(t, n, &r->v[i]))
 			return bad_number(p, sa_detail_field_names[i], t, n);
 	}
-	if (sa_type_caller(&p->w, s, "row", "", &r->type_str, &r->type, &r->cache, &r->caller))
+	if (sa_type_caller(&p->w, s, "row", "", &r->site.type_str, &r->site.type, &r->site.cache,
+			   &r->site.caller))
 		return -1;
 	return check_row(p, r);
 }
@@ -294,8 +295,8 @@ void sa_detail_free(struct sa_detail *d)
 	size_t i;
 
 	for (i = 0; i < d->nrows; i++) {
-		free(d->rows[i].type_str);
-		free(d->rows[i].caller);
+		free(d->rows[i].site.type_str);
+		free(d->rows[i].site.caller);
 	}
 	free(d->rows);
 	free(d->classes);

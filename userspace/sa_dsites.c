@@ -32,8 +32,8 @@ int dsites_get(const struct sa_detail *d, struct dsites *out, char **err)
 	if (!in)
 		return -1;
 	for (i = 0; i < d->nrows; i++) {
-		in[i].key = d->rows[i].caller;
-		in[i].key2 = d->rows[i].type_str;
+		in[i].key = d->rows[i].site.caller;
+		in[i].key2 = d->rows[i].site.type_str;
 		in[i].v = d->rows[i].v;
 		in[i].idx = i;
 	}
@@ -66,11 +66,7 @@ void dsites_free(struct dsites *s)
 
 void dsite_as_row(const struct dsite *s, struct sa_row *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->type = s->r->type;
-	r->type_str = s->r->type_str;
-	r->cache = s->r->cache;
-	r->caller = s->r->caller;
+	*r = s->r->site;
 	r->v[SA_LIVE] = s->v[SA_D_BYTES];
 	r->v[SA_LIVE_REQ] = s->v[SA_D_REQ];
 	r->v[SA_OBJS] = s->v[SA_D_OBJS];

@@ -665,8 +665,8 @@ static void test_detail(void)
 			 "future key: 1 2 3\nobjects scanned: 2\n" DLEGEND DROW, &err) == 0)) {
 		CHECK(d.now == 100 && d.page_size == 4096 && d.nclasses == 13);
 		CHECK(d.nrows == 1 && d.rows[0].v[SA_D_REQ_MAX] == 78 &&
-		      d.rows[0].v[SA_D_SIZE + 4] == 5 && d.rows[0].type == SA_TYPE_KMALLOC);
-		CHECK_STR(d.rows[0].caller, "f+0x1/0x2 [m]");
+		      d.rows[0].v[SA_D_SIZE + 4] == 5 && d.rows[0].site.type == SA_TYPE_KMALLOC);
+		CHECK_STR(d.rows[0].site.caller, "f+0x1/0x2 [m]");
 		CHECK(sa_detail_alloc_size(&d, 1) == 8 && sa_detail_alloc_size(&d, 72) == 96 &&
 		      sa_detail_alloc_size(&d, 8192) == 8192 &&
 		      sa_detail_alloc_size(&d, 8193) == 16384 &&
