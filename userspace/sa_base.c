@@ -216,7 +216,7 @@ int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
 
 int sa_lines_next(struct sa_lines *l)
 {
-	const char *s = l->buf + l->pos, *nl = NULL;
+	const char *s, *nl = NULL;
 	size_t n;
 
 	if (l->fp) {
@@ -231,6 +231,7 @@ int sa_lines_next(struct sa_lines *l)
 	} else {
 		if (l->pos >= l->len)
 			return 0;
+		s = l->buf + l->pos;
 		nl = memchr(s, '\n', l->len - l->pos);
 		n = nl ? (size_t)(nl - s) : l->len - l->pos;
 		if (sa_grow(&l->line, &l->cap, n + 1, 1))
