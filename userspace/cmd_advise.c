@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_advice.h"
 #include "cmd_common.h"
+#include "sa_advice.h"
 #include "sa_esc.h"
 #include "sa_json.h"
 #include "sa_merge.h"
@@ -341,7 +341,7 @@ static int join(struct advise *A, const struct dsites *ds, struct sa_groups *g,
 
 		t->r = &f->rows[g->g[i].first];
 		t->v = g->g[i].v;
-		while (j < ds->n && (c = site_cmp(ds->s[j].r->type_str, ds->s[j].r->caller,
+		while (j < ds->n && (c = site_cmp(ds->s[j].r->site.type_str, ds->s[j].r->site.caller,
 						  t->r->type_str, t->r->caller)) < 0)
 			j++;
 		if (j < ds->n && c == 0)
@@ -362,9 +362,12 @@ static int report_advise(const struct opts *o, const struct sa_file *f,
 	struct dsites ds;
 	size_t i, k, missing = 0;
 	int ret = -1, r;
+	char *err;
 
-	if (dsites_get(d, &ds))
+	if (dsites_get(d, &ds, &err)) {
+		cmd_error(err);
 		return -1;
+	}
 	r = join(&A, &ds, &g, &missing);
 	if (r) {
 		if (r == -1)
@@ -384,7 +387,8 @@ static int report_advise(const struct opts *o, const struct sa_file *f,
 	for (i = k = 0; i < A.n; i++) {
 		struct asite t = A.s[i];
 
-		if (advise_site(d, &t)) {
+		if (advise_site(d, &t, &err)) {
+			cmd_error(err);
 			free_advice(&t);
 			A.n = k;
 			goto out;

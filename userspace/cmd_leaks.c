@@ -14,15 +14,15 @@
 #include <unistd.h>
 
 #include "cmd_common.h"
-#include "cmd_detail.h"
-#include "cmd_watch.h"
 #include "sa_caller.h"
+#include "sa_dsites.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_json.h"
 #include "sa_out.h"
 #include "sa_rows.h"
 #include "sa_table.h"
+#include "sa_time.h"
 
 enum verdict { V_GROWING, V_UNLOADED, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
 static const char *const verdict_names[] = {
@@ -56,7 +56,8 @@ static int leak_cmp(const void *pa, const void *pb, void *ctx)
 		return x[SA_D_BYTE_SECS] > y[SA_D_BYTE_SECS] ? -1 : 1;
 	if (x[SA_D_BYTES] != y[SA_D_BYTES])
 		return x[SA_D_BYTES] > y[SA_D_BYTES] ? -1 : 1;
-	return site_cmp(a->s->r->type_str, a->s->r->caller, b->s->r->type_str, b->s->r->caller);
+	return site_cmp(a->s->r->site.type_str, a->s->r->site.caller, b->s->r->site.type_str,
+			b->s->r->site.caller);
 }
 
 /* ---- the table: one column list for text, CSV and JSON ---- */
@@ -143,10 +144,10 @@ static void leak_cell(const struct sa_table *t, size_t row, const struct sa_col 
 		sa_cell_str(x, verdict_names[l->verdict]);
 		break;
 	case C_TYPE:
-		sa_cell_str(x, l->s->r->type_str);
+		sa_cell_str(x, l->s->r->site.type_str);
 		break;
 	default:
-		sa_cell_str(x, l->s->r->caller);
+		sa_cell_str(x, l->s->r->site.caller);
 		break;
 	}
 }
@@ -213,16 +214,17 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		       struct dsites *os)
 {
 	size_t i, j = 0;
+	char *err;
 
 	memset(os, 0, sizeof(*os));
 	L->o = o;
 	L->old = old;
 	L->new = new;
 	L->secs = old ? new->now - old->now : 0;
-	if (dsites_get(new, ns))
+	if (dsites_get(new, ns, &err) || (old && dsites_get(old, os, &err))) {
+		cmd_error(err);
 		return -1;
-	if (old && dsites_get(old, os))
-		return -1;
+	}
 	L->l = calloc(ns->n + 1, sizeof(*L->l));
 	if (!L->l) {
 		cmd_error(NULL);
@@ -234,8 +236,8 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		struct sa_row row;
 		int c = 1;
 
-		while (j < os->n && (c = site_cmp(os->s[j].r->type_str, os->s[j].r->caller,
-						  s->r->type_str, s->r->caller)) < 0)
+		while (j < os->n && (c = site_cmp(os->s[j].r->site.type_str, os->s[j].r->site.caller,
+						  s->r->site.type_str, s->r->site.caller)) < 0)
 			j++;
 		if (!s->v[SA_D_OBJS])
 			continue;
@@ -250,7 +252,7 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 		}
 		t->dobjs = num_delta(t->old_objs, s->v[SA_D_OBJS]);
 		t->dbytes = num_delta(t->old_bytes, s->v[SA_D_BYTES]);
-		if (sa_caller_unloaded(s->r->caller))	/* (1.3) a retired site */
+		if (sa_caller_unloaded(s->r->site.caller))	/* (1.3) a retired site */
 			t->verdict = V_UNLOADED;
 		else if (!old)
 			t->verdict = s->v[SA_D_OLDEST] >= o->min_age ? V_OLD : V_YOUNG;
@@ -300,7 +302,7 @@ int leaks_growing(const struct opts *o, const struct sa_detail *old, const struc
 	if (build_leaks(o, old, new, &L, &ns, &os) == 0) {
 		for (i = 0; i < L.n && L.l[i].verdict == V_GROWING; i++) {
 			const struct leak *l = &L.l[i];
-			struct leak_site x = { l->s->r->caller, l->s->r->type_str, l->old_objs,
+			struct leak_site x = { l->s->r->site.caller, l->s->r->site.type_str, l->old_objs,
 					       l->s->v[SA_D_OBJS], l->old_bytes, l->s->v[SA_D_BYTES],
 					       l->s->v[SA_D_OLDEST], L.secs };
 
@@ -368,7 +370,7 @@ int cmd_leaks(const struct opts *o)
 		if (tty)
 			fprintf(stderr, "slabacct: --leaks: reading %s again in %g s (--interval), to see what grows...",
 				sa_esc_text(p1, &tmp), o->interval), free(tmp);
-		sleep_seconds(o->interval);
+		sa_sleep(o->interval, NULL, NULL);
 		if (tty)
 			fputs("\r\033[K", stderr);
 	}

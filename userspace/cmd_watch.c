@@ -11,7 +11,6 @@
 
 #include "cmd_watch.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,16 +26,7 @@
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_out.h"
-
-void sleep_seconds(double s)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
+#include "sa_time.h"
 
 /* Now, UTC, ISO 8601 with milliseconds: 2025-01-31T12:34:56.789Z */
 static void timestamp(char *buf, size_t n)
@@ -211,19 +201,22 @@ static int reread(struct watch *w)
 	return -1;
 }
 
+/* A signal during the wait: on a terminal resized, draw again (and wait on). */
+static int on_signal(void *ctx)
+{
+	struct watch *w = ctx;
+
+	if (w->tty && resized) {
+		resized = 0;
+		draw_tty(w);
+	}
+	return 0;
+}
+
 /* Wait @s seconds; on a terminal, draw again when it is resized. */
 static void wait_refresh(struct watch *w, double s)
 {
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR) {
-		if (w->tty && resized) {
-			resized = 0;
-			draw_tty(w);
-		}
-	}
+	sa_sleep(s, on_signal, w);
 }
 
 /*

@@ -9,9 +9,6 @@
 
 #include "cmd_opts.h"
 
-/* Sleep @s seconds (interrupted sleeps go on). */
-void sleep_seconds(double s);
-
 /* --watch [FILE]: the exit status. */
 int cmd_watch(const struct opts *o);
 

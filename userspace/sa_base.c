@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_base - checked arithmetic, decimals, messages, arrays and a sort with
- * a context, for every file of the reader (see sa_base.h).
+ * sa_base - checked arithmetic, decimals, messages, arrays, the line
+ * reader, the header parser and a sort with a context, for every file of
+ * the reader (see sa_base.h).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "sa_base.h"
 
 #include <ctype.h>
@@ -213,24 +216,84 @@ int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
 
 int sa_lines_next(struct sa_lines *l)
 {
-	const char *s = l->buf + l->pos, *nl;
+	const char *s, *nl = NULL;
 	size_t n;
 
-	if (l->pos >= l->len)
-		return 0;
-	nl = memchr(s, '\n', l->len - l->pos);
-	n = nl ? (size_t)(nl - s) : l->len - l->pos;
-	if (sa_grow(&l->line, &l->cap, n + 1, 1))
-		return -1;
-	memcpy(l->line, s, n);
-	l->line[n] = '\0';
+	if (l->fp) {
+		ssize_t r = getline(&l->line, &l->cap, l->fp);
+
+		if (r < 0)
+			return ferror(l->fp) ? -1 : 0;
+		n = (size_t)r;
+		if (n && l->line[n - 1] == '\n')
+			nl = l->line + --n;
+		l->line[n] = '\0';
+	} else {
+		if (l->pos >= l->len)
+			return 0;
+		s = l->buf + l->pos;
+		nl = memchr(s, '\n', l->len - l->pos);
+		n = nl ? (size_t)(nl - s) : l->len - l->pos;
+		if (sa_grow(&l->line, &l->cap, n + 1, 1))
+			return -1;
+		memcpy(l->line, s, n);
+		l->line[n] = '\0';
+		l->pos = nl ? (size_t)(nl + 1 - l->buf) : l->len;
+	}
 	if (n && l->line[n - 1] == '\r')
 		l->line[--n] = '\0';
-	l->pos = nl ? (size_t)(nl + 1 - l->buf) : l->len;
 	l->n = n;
 	l->newline = nl != NULL;
 	l->lineno++;
 	return 1;
+}
+
+int sa_key_value(const char *line, size_t *klen, const char **val)
+{
+	const char *sep = strstr(line, ": ");
+
+	if (!sep || sep == line || line[0] == ' ' || line[0] == '\t')
+		return 0;
+	*klen = (size_t)(sep - line);
+	*val = sep + 2;
+	return 1;
+}
+
+int sa_header_line(struct sa_header *h, struct sa_where *w, const char *line,
+		   const char *kind, const char *legend, const char **key, const char **val)
+{
+	char q[SA_QUOTE_MAX + 4];
+	size_t klen, i;
+	char *k;
+
+	if (!sa_key_value(line, &klen, val)) {
+		sa_quote(q, line, strlen(line));
+		return sa_fail(w, "expected a 'key: value' %sline or %s, got '%s'", kind, legend, q);
+	}
+	for (i = 0; i < h->n; i++) {
+		if (strlen(h->keys[i]) == klen && !memcmp(h->keys[i], line, klen)) {
+			sa_quote(q, line, klen);
+			return sa_fail(w, "duplicate %skey '%s'", kind, q);
+		}
+	}
+	if (sa_grow(&h->keys, &h->cap, h->n + 1, sizeof(*h->keys)))
+		return sa_fail(w, "out of memory");
+	k = sa_dup_range(line, klen);
+	if (!k)
+		return sa_fail(w, "out of memory");
+	h->keys[h->n++] = k;
+	*key = k;
+	return 0;
+}
+
+void sa_header_free(struct sa_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		free(h->keys[i]);
+	free(h->keys);
+	memset(h, 0, sizeof(*h));
 }
 
 size_t sa_token(const char **s, const char **start)

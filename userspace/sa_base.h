@@ -2,8 +2,9 @@
 /*
  * sa_base - what every file of the reader may use, the parsers first:
  * checked 64-bit arithmetic, unsigned decimals, malloc()ed printf and
- * messages, growing arrays, tokens, and a stable sort with a context
- * (qsort() has none, so no comparator keeps state in a global).
+ * messages, growing arrays, the one line reader and the one "key: value"
+ * header parser, tokens, and a stable sort with a context (qsort() has
+ * none, so no comparator keeps state in a global).
  */
 #ifndef SA_BASE_H
 #define SA_BASE_H
@@ -11,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SA_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
@@ -82,11 +84,14 @@ char *sa_dup_range(const char *s, size_t len);
 int sa_grow(void *arr, size_t *cap, size_t need, size_t size);
 
 /*
- * The lines of a buffer, one at a time: @line NUL terminated (its newline
- * and a CR before it removed), @n its length (strlen(line) < n: it holds a
- * NUL byte), @newline whether it ended in one, @lineno counting from 1.
+ * The one line reader of the parsers: the lines of a buffer (@buf, @len)
+ * or, when @fp is set, of a stdio stream, one at a time: @line NUL
+ * terminated (its newline and a CR before it removed: CRLF copies read as
+ * the file), @n its length (strlen(line) < n: it holds a NUL byte),
+ * @newline whether it ended in one, @lineno counting from 1.
  */
 struct sa_lines {
+	FILE *fp;
 	const char *buf;
 	size_t len, pos;
 	char *line;
@@ -95,8 +100,38 @@ struct sa_lines {
 	unsigned long lineno;
 };
 
-/* The next line of @l: 1, 0 at the end, -1 without memory.  Free l->line after. */
+/*
+ * The next line of @l: 1, 0 at the end, -1 on a read error or without
+ * memory (errno says which).  Free l->line after.
+ */
 int sa_lines_next(struct sa_lines *l);
+
+/*
+ * The one "key: value" header parser: the lines between a file's version
+ * line and its '#' legend, each key at most once (the keys read so far
+ * are kept here, malloc()ed).
+ */
+struct sa_header {
+	char **keys;
+	size_t n, cap;
+};
+
+/*
+ * Is @line "key: value" (a key neither empty nor starting with a blank)?
+ * 1 with the key line[0..*@klen) and *@val after ": ", or 0.
+ */
+int sa_key_value(const char *line, size_t *klen, const char **val);
+
+/*
+ * Read @line as a line of @h at @w: 0 with *@key (NUL terminated, kept by
+ * @h) and *@val; or -1 with @w's message: a line that is not "key: value"
+ * ("expected a 'key: value' KINDline or LEGEND, got 'LINE'"), a key read
+ * before ("duplicate KINDkey 'KEY'"), no memory.  @kind: "" or "summary ".
+ */
+int sa_header_line(struct sa_header *h, struct sa_where *w, const char *line,
+		   const char *kind, const char *legend, const char **key, const char **val);
+
+void sa_header_free(struct sa_header *h);
 
 /* The next blank-separated token of *@s: its start and length; 0 if none. */
 size_t sa_token(const char **s, const char **start);

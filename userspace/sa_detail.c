@@ -30,9 +30,8 @@ static const char *const key_names[NKEYS] = {
 
 struct dparser {
 	struct sa_detail *d;
-	const char *buf;
-	size_t len, pos;
 	struct sa_where w;	/* name, line, message */
+	struct sa_header hdr;	/* the keys read, each once */
 	size_t row_cap;
 	int seen[NKEYS];
 };
@@ -67,25 +66,17 @@ static int parse_list(struct dparser *p, const char *key, const char *s,
 
 static int parse_key(struct dparser *p, const char *line)
 {
-	const char *sep = strstr(line, ": ");
 	struct sa_detail *d = p->d;
-	char q[SA_QUOTE_MAX + 4];
-	const char *val;
-	size_t klen, k, n;
+	const char *key, *val;
+	size_t k, n;
 
-	if (!sep || sep == line || line[0] == ' ' || line[0] == '\t') {
-		sa_quote(q, line, strlen(line));
-		return fail(p, "expected a 'key: value' line or the '#' legend line, got '%s'", q);
-	}
-	klen = (size_t)(sep - line);
-	val = sep + 2;
+	if (sa_header_line(&p->hdr, &p->w, line, "", "the '#' legend line", &key, &val))
+		return -1;
 	for (k = 0; k < NKEYS; k++)
-		if (strlen(key_names[k]) == klen && memcmp(line, key_names[k], klen) == 0)
+		if (strcmp(key, key_names[k]) == 0)
 			break;
 	if (k == NKEYS)
 		return 0;	/* a key of a later minor version */
-	if (p->seen[k])
-		return fail(p, "duplicate key '%s'", key_names[k]);
 	p->seen[k] = 1;
 	switch (k) {
 	case K_NOW:
@@ -179,7 +170,7 @@ static int parse_row(struct dparser *p, const char *line)
 	}
 	r = &d->rows[d->nrows++];
 	memset(r, 0, sizeof(*r));
-	r->line = p->w.lineno;
+	r->site.line = p->w.lineno;
 	for (i = 0; i < SA_D_NFIELDS; i++) {
 		n = sa_token(&s, &t);
 		if (!n)
@@ -188,7 +179,8 @@ static int parse_row(struct dparser *p, const char *line)
 		if (sa_parse_u64(t, n, &r->v[i]))
 			return bad_number(p, sa_detail_field_names[i], t, n);
 	}
-	if (sa_type_caller(&p->w, s, "row", "", &r->type_str, &r->type, &r->cache, &r->caller))
+	if (sa_type_caller(&p->w, s, "row", "", &r->site.type_str, &r->site.type, &r->site.cache,
+			   &r->site.caller))
 		return -1;
 	return check_row(p, r);
 }
@@ -209,11 +201,11 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			   const char *name, char **err)
 {
 	enum { HEADER, KEYS, ROWS } section = HEADER;
-	struct dparser p = { .d = d, .buf = buf, .len = len, .w = { NULL, 0, err } };
-	char *line = NULL;
-	size_t cap = 0, k;
+	struct dparser p = { .d = d, .w = { NULL, 0, err } };
+	struct sa_lines l = { .buf = buf, .len = len };
 	uint64_t sum = 0;
-	int ret = -1;
+	int r, ret = -1;
+	size_t k;
 
 	memset(d, 0, sizeof(*d));
 	*err = NULL;
@@ -223,26 +215,11 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 		return -1;
 	}
 	p.w.name = d->name;
-	while (p.pos < len) {
-		const char *s = buf + p.pos, *nl = memchr(s, '\n', len - p.pos);
-		size_t n = nl ? (size_t)(nl - s) : len - p.pos;
+	while ((r = sa_lines_next(&l)) > 0) {
+		const char *line = l.line;
+		size_t n = l.n;
 
-		p.pos += n + (nl != NULL);
-		p.w.lineno++;
-		if (n + 1 > cap) {
-			char *m = realloc(line, n + 1);
-
-			if (!m) {
-				fail(&p, "out of memory");
-				goto out;
-			}
-			line = m;
-			cap = n + 1;
-		}
-		memcpy(line, s, n);
-		line[n] = '\0';
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
+		p.w.lineno = l.lineno;
 		if (section == HEADER && strncmp(line, HEADER_PREFIX, n < strlen(HEADER_PREFIX) ?
 						 n : strlen(HEADER_PREFIX)) &&
 		    parse_header(&p, line))
@@ -251,7 +228,7 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			fail(&p, "NUL byte in line (not a text file?)");
 			goto out;
 		}
-		if (!nl) {
+		if (!l.newline) {
 			fail(&p, "line not terminated by a newline (truncated file?)");
 			goto out;
 		}
@@ -278,7 +255,11 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 			goto out;
 		}
 	}
-	p.w.lineno++;
+	p.w.lineno = l.lineno + 1;
+	if (r < 0) {
+		fail(&p, "out of memory");
+		goto out;
+	}
 	if (section == HEADER) {
 		fail(&p, "empty file: expected the '" HEADER_PREFIX "1.x' header");
 		goto out;
@@ -302,7 +283,8 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 	}
 	ret = 0;
 out:
-	free(line);
+	free(l.line);
+	sa_header_free(&p.hdr);
 	if (ret)
 		sa_detail_free(d);
 	return ret;
@@ -313,8 +295,8 @@ void sa_detail_free(struct sa_detail *d)
 	size_t i;
 
 	for (i = 0; i < d->nrows; i++) {
-		free(d->rows[i].type_str);
-		free(d->rows[i].caller);
+		free(d->rows[i].site.type_str);
+		free(d->rows[i].site.caller);
 	}
 	free(d->rows);
 	free(d->classes);

@@ -6,8 +6,8 @@
  * The file is: a header line `slab_account detail - version: MAJOR.MINOR`,
  * then `key: value` lines (now, page size, kmalloc classes, age bounds,
  * size bounds, objects scanned; keys this parser does not know are
- * ignored), then a legend line starting with `#`, then one row per call
- * site:
+ * ignored; each key at most once), then a legend line starting with `#`,
+ * then one row per call site:
  *
  *   objs bytes req oldest byte_secs <6 age counts> req_min req_max
  *   <12 size counts> type caller
@@ -51,11 +51,11 @@ extern const char *const sa_detail_field_names[SA_D_NFIELDS];
 
 struct sa_drow {
 	uint64_t v[SA_D_NFIELDS];
-	enum sa_type type;
-	char *type_str;		/* the type column as written */
-	const char *cache;	/* NAME of `cache:NAME` (inside type_str), or NULL */
-	char *caller;		/* rest of the line, trailing blanks removed */
-	unsigned long line;	/* line number in the file */
+	/*
+	 * Its call site, named as the main file's row of it is: site.type,
+	 * type_str, cache, caller and line (of this file); the rest zero.
+	 */
+	struct sa_row site;
 };
 
 struct sa_detail {

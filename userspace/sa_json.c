@@ -5,8 +5,20 @@
 #include "sa_json.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "sa_esc.h"
+
+/*
+ * The nesting is the code's, never the data's: a document deeper than
+ * SA_JSON_DEPTH, or a close without an open, is a bug of the reader,
+ * stopped here before it writes past the stack.
+ */
+static void nesting_bug(const char *what)
+{
+	fprintf(stderr, "slabacct: bug: JSON %s (at most %d levels)\n", what, SA_JSON_DEPTH);
+	abort();
+}
 
 void sa_json_begin(struct sa_json *j, FILE *fp)
 {
@@ -25,6 +37,8 @@ void sa_json_key_sep(struct sa_json *j, const char *key, const char *sep)
 {
 	int d = j->depth, i;
 
+	if (d < 0)
+		nesting_bug("member outside the document");
 	if (sep && j->s[d].count) {
 		fputs(sep, j->fp);
 	} else if (j->s[d].block) {
@@ -48,8 +62,11 @@ void sa_json_key(struct sa_json *j, const char *key)
 
 void sa_json_open(struct sa_json *j, char open, int block)
 {
-	int d = ++j->depth;
+	int d;
 
+	if (j->depth + 1 >= SA_JSON_DEPTH)
+		nesting_bug("nested too deep");
+	d = ++j->depth;
 	putc(open, j->fp);
 	j->s[d].close = open == '{' ? '}' : ']';
 	j->s[d].block = block;
@@ -58,8 +75,11 @@ void sa_json_open(struct sa_json *j, char open, int block)
 
 void sa_json_close(struct sa_json *j)
 {
-	int d = j->depth--, i;
+	int d, i;
 
+	if (j->depth < 0)
+		nesting_bug("closed more than opened");
+	d = j->depth--;
 	if (j->s[d].block && j->s[d].count) {
 		putc('\n', j->fp);
 		for (i = 0; i < d; i++)

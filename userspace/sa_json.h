@@ -11,6 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * The deepest nesting a document may have: sa_json_open() beyond it, or a
+ * close or a member with nothing open, stops the program with a message
+ * on stderr (abort()), a bug of the reader, never of its input.
+ */
 #define SA_JSON_DEPTH 8
 
 struct sa_json {

@@ -60,10 +60,10 @@ static int by_name_cmp(const void *pa, const void *pb, void *ctx)
 int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 {
 	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct sa_lines l = { .fp = fp };
 	struct sa_kallsyms *ks;
-	size_t cap = 0, cap_line = 0, lines = 0, nonzero = 0;
-	char *line = NULL;
-	ssize_t len;
+	size_t cap = 0, lines = 0, nonzero = 0;
+	int r;
 
 	*out = NULL;
 	if (!fp) {
@@ -73,14 +73,14 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		goto oom;
-	while ((len = getline(&line, &cap_line, fp)) >= 0) {
+	while ((r = sa_lines_next(&l)) > 0) {
 		char addr[32], type, name[512], mod[512];
 		uint64_t a;
 		int k;
 
 		lines++;
 		mod[0] = '\0';
-		k = sscanf(line, "%31s %c %511s %511s", addr, &type, name, mod);
+		k = sscanf(l.line, "%31s %c %511s %511s", addr, &type, name, mod);
 		if (k < 3 || sa_parse_hex(addr, strlen(addr), &a)) {
 			*err = sa_format("%s:%zu: not a kallsyms line (ADDRESS TYPE SYMBOL [MODULE])",
 				      path, lines);
@@ -117,7 +117,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		}
 		ks->n++;
 	}
-	if (ferror(fp)) {
+	if (r < 0) {
 		*err = sa_format("%s: read error: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -138,7 +138,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		ks->by_name[cap] = &ks->v[cap];
 	if (sa_sort((void **)ks->by_name, ks->n, by_name_cmp, NULL))
 		goto oom;
-	free(line);
+	free(l.line);
 	if (fp != stdin)
 		fclose(fp);
 	*out = ks;
@@ -146,7 +146,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 oom:
 	*err = sa_format("%s: out of memory", path);
 fail:
-	free(line);
+	free(l.line);
 	if (fp != stdin)
 		fclose(fp);
 	sa_kallsyms_free(ks);

@@ -54,55 +54,13 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* ---- line source: a stdio stream (getline) or a memory buffer ---- */
-
-struct src {
-	FILE *fp;
-	const char *buf;
-	size_t len, pos;
-	char *line;		/* current line, NUL terminated, newline removed */
-	size_t cap;
-	size_t n;		/* its length */
-	int newline;		/* it ended in a newline */
-};
-
-/* Next line into s->line; 1 if there is one, 0 at end, -1 on error. */
-static int src_next(struct src *s)
-{
-	if (s->fp) {
-		ssize_t r = getline(&s->line, &s->cap, s->fp);
-
-		if (r < 0)
-			return ferror(s->fp) ? -1 : 0;
-		s->n = (size_t)r;
-	} else {
-		const char *p = s->buf + s->pos, *nl;
-		size_t rest = s->len - s->pos;
-
-		if (rest == 0)
-			return 0;
-		nl = memchr(p, '\n', rest);
-		s->n = nl ? (size_t)(nl - p) + 1 : rest;
-		if (sa_grow(&s->line, &s->cap, s->n + 1, 1))
-			return -1;
-		memcpy(s->line, p, s->n);
-		s->line[s->n] = '\0';
-		s->pos += s->n;
-	}
-	s->newline = s->n > 0 && s->line[s->n - 1] == '\n';
-	if (s->newline)
-		s->line[--s->n] = '\0';
-	if (s->n > 0 && s->line[s->n - 1] == '\r')	/* CRLF copies */
-		s->line[--s->n] = '\0';
-	return 1;
-}
-
 /* ---- the parser ---- */
 
 struct parser {
 	struct sa_file *f;
 	size_t sum_cap, row_cap;
 	struct sa_where w;	/* name, line, message */
+	struct sa_header hdr;	/* the summary's keys, each once */
 };
 
 #define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
@@ -172,38 +130,22 @@ static int is_known_numeric(const char *key)
 
 static int parse_summary(struct parser *p, const char *line)
 {
-	const char *sep = strstr(line, ": ");
 	struct sa_file *f = p->f;
 	struct sa_summary *e;
-	const char *val;
+	const char *key, *val;
 	char q[SA_QUOTE_MAX + 4];
-	char *key;
+	size_t klen;
 
-	if (!sep || sep == line || is_blank(line[0])) {
-		const char *t = line + strspn(line, " \t");
-
-		if (isdigit((unsigned char)*t))
-			return fail(p, "a call-site row before the '#' legend line (missing legend?)");
-		sa_quote(q, line, strlen(line));
-		return fail(p, "expected a 'key: value' summary line or the '#' legend line, got '%s'", q);
-	}
-	key = sa_dup_range(line, (size_t)(sep - line));
-	if (!key)
+	if (!sa_key_value(line, &klen, &val) && isdigit((unsigned char)line[strspn(line, " \t")]))
+		return fail(p, "a call-site row before the '#' legend line (missing legend?)");
+	if (sa_header_line(&p->hdr, &p->w, line, "summary ", "the '#' legend line", &key, &val))
+		return -1;
+	if (sa_grow(&f->summary, &p->sum_cap, f->nsummary + 1, sizeof(*f->summary)))
 		return fail(p, "out of memory");
-	if (sa_summary_get(f, key)) {
-		sa_quote(q, key, strlen(key));
-		free(key);
-		return fail(p, "duplicate summary key '%s'", q);
-	}
-	if (sa_grow(&f->summary, &p->sum_cap, f->nsummary + 1, sizeof(*f->summary))) {
-		free(key);
-		return fail(p, "out of memory");
-	}
-	val = sep + 2;
 	e = &f->summary[f->nsummary++];
-	e->key = key;
+	e->key = strdup(key);
 	e->value = strdup(val);
-	if (!e->value)
+	if (!e->key || !e->value)
 		return fail(p, "out of memory");
 	e->is_num = sa_parse_u64(val, strlen(val), &e->num) == 0;
 	if (!e->is_num)
@@ -372,8 +314,8 @@ missing:
 		    columns[col]);
 }
 
-static int parse_src(struct sa_file *f, struct src *s, const char *name,
-		     char **err)
+static int parse_lines(struct sa_file *f, struct sa_lines *s, const char *name,
+		       char **err)
 {
 	enum { HEADER, SUMMARY, ROWS } section = HEADER;
 	struct parser p = { .f = f, .w = { NULL, 0, err } };
@@ -387,10 +329,10 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		return -1;
 	}
 	p.w.name = f->name;
-	while ((r = src_next(s)) > 0) {
+	while ((r = sa_lines_next(s)) > 0) {
 		const char *line = s->line;
 
-		p.w.lineno++;
+		p.w.lineno = s->lineno;
 		if (section == HEADER && !is_header(line, s->n) &&
 		    !is_header_start(line, s->n) && parse_header(&p, line, s->n))
 			goto out;	/* not our file: say so, whatever else is wrong */
@@ -434,6 +376,7 @@ static int parse_src(struct sa_file *f, struct src *s, const char *name,
 		ret = 0;
 out:
 	free(s->line);
+	sa_header_free(&p.hdr);
 	if (ret)
 		sa_file_free(f);
 	return ret;
@@ -441,17 +384,17 @@ out:
 
 int sa_parse_stream(struct sa_file *f, FILE *fp, const char *name, char **err)
 {
-	struct src s = { .fp = fp };
+	struct sa_lines s = { .fp = fp };
 
-	return parse_src(f, &s, name, err);
+	return parse_lines(f, &s, name, err);
 }
 
 int sa_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 		    const char *name, char **err)
 {
-	struct src s = { .buf = buf, .len = len };
+	struct sa_lines s = { .buf = buf, .len = len };
 
-	return parse_src(f, &s, name, err);
+	return parse_lines(f, &s, name, err);
 }
 
 void sa_file_free(struct sa_file *f)

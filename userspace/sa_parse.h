@@ -13,7 +13,7 @@
  * whose last word starts with `unloaded#` must be a retired site's (1.3:
  * `... [MODULE] unloaded#N`, N >= 1); summary keys this parser does not
  * know are kept (as strings, and as numbers when they are numbers) but
- * never required.  Every error names the file and line: "FILE:LINE: what".
+ * never required; each key at most once.  Every error names the file and line: "FILE:LINE: what".
  */
 #ifndef SA_PARSE_H
 #define SA_PARSE_H

@@ -453,12 +453,12 @@ int sa_tr_build_detail(struct tr *t, const struct sa_file *f, struct sa_detail *
 		size_t k;
 
 		row_of[f->rows[i].line - 1] = i + 1;
-		r->line = i + 1;
-		r->type_str = strdup(f->rows[i].type_str);
-		r->caller = strdup(f->rows[i].caller);
+		r->site.line = i + 1;
+		r->site.type_str = strdup(f->rows[i].type_str);
+		r->site.caller = strdup(f->rows[i].caller);
 		d->nrows++;
-		if (!r->type_str || !r->caller ||
-		    sa_type_parse(r->type_str, &r->type, &r->cache)) {
+		if (!r->site.type_str || !r->site.caller ||
+		    sa_type_parse(r->site.type_str, &r->site.type, &r->site.cache)) {
 			free(row_of);
 			return sa_tr_oom(t);
 		}

@@ -12,7 +12,8 @@
 
 #include "sa_detail.h"
 #include "sa_parse.h"
-#include "sa_trace.h"
+
+struct sa_trace_opts;	/* sa_trace.h (the account keeps only a pointer) */
 
 #define NAME_LEN 24			/* the module's SA_NAME_LEN */
 

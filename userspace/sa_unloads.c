@@ -24,6 +24,7 @@ struct uparser {
 	struct sa_unloads *u;
 	size_t cap, site_cap;
 	struct sa_where w;	/* name, line, message */
+	struct sa_header hdr;	/* the keys read, each once */
 	int seen[NKEYS];
 	int legends;
 };
@@ -33,26 +34,20 @@ struct uparser {
 
 static int parse_key(struct uparser *p, const char *line)
 {
-	const char *sep = strstr(line, ": ");
-	char q[SA_QUOTE_MAX + 4];
 	uint64_t *v[NKEYS] = { &p->u->now, &p->u->unloads, &p->u->kept };
-	size_t k, klen;
+	const char *key, *val;
+	size_t k;
 
-	if (!sep || sep == line || line[0] == ' ' || line[0] == '\t') {
-		sa_quote(q, line, strlen(line));
-		return fail(p, "expected a 'key: value' line or the '#' legend lines, got '%s'", q);
-	}
-	klen = (size_t)(sep - line);
+	if (sa_header_line(&p->hdr, &p->w, line, "", "the '#' legend lines", &key, &val))
+		return -1;
 	for (k = 0; k < NKEYS; k++)
-		if (strlen(key_names[k]) == klen && !memcmp(line, key_names[k], klen))
+		if (strcmp(key, key_names[k]) == 0)
 			break;
 	if (k == NKEYS)
 		return 0;	/* a key of a later minor version */
-	if (p->seen[k])
-		return fail(p, "duplicate key '%s'", key_names[k]);
 	p->seen[k] = 1;
-	if (sa_parse_u64(sep + 2, strlen(sep + 2), v[k]))
-		return bad_number(p, key_names[k], sep + 2, strlen(sep + 2));
+	if (sa_parse_u64(val, strlen(val), v[k]))
+		return bad_number(p, key_names[k], val, strlen(val));
 	return 0;
 }
 
@@ -286,6 +281,7 @@ int sa_unloads_parse_buffer(struct sa_unloads *u, const char *buf, size_t len,
 		ret = 0;
 out:
 	free(l.line);
+	sa_header_free(&p.hdr);
 	if (ret)
 		sa_unloads_free(u);
 	return ret;

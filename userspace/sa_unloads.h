@@ -6,9 +6,9 @@
  *
  * The file is: a header line `slab_account unloads - version: MAJOR.MINOR`,
  * then `key: value` lines (now, unloads, kept: unsigned decimals, all
- * three required; keys this parser does not know are ignored), then two
- * legend lines starting with `#`, then one record per unload, oldest
- * first: an unload line (no leading blank)
+ * three required; keys this parser does not know are ignored; each key
+ * at most once), then two legend lines starting with `#`, then one record
+ * per unload, oldest first: an unload line (no leading blank)
  *
  *   when module load objs bytes req sites
  *

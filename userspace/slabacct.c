@@ -6,18 +6,24 @@
  * (cmd_opts.c), then the command they chose, one entry per command.
  *
  * The layers, each file's top comment saying what it owns; dependencies
- * run one way:
- *   commands      slabacct.c, cmd_*.c: the command line and what each
- *                 command does
- *   model, print  sa_rows.c (the rows model), sa_table.c (the column table
- *                 model and its text, CSV and JSON printers), pr_*.c (the
- *                 report's columns, the summary, the metrics, the flame
- *                 graph, the treemap)
- *   utilities     sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c
- *   parsers       sa_input.c, sa_parse.c, sa_detail.c, sa_trace.c,
- *                 sa_tacct.c, sa_kallsyms.c, on sa_base.c and sa_caller.c
- *                 (the one caller splitter, which the parsers check
- *                 callers with and every layer above names modules with)
+ * run one way, from the top down (tests/host/layers.sh checks the
+ * includes):
+ *   commands   slabacct.c, cmd_*.c: the command line and what each
+ *              command does
+ *   printers   pr_*.c: the report's columns, the summary, the metrics, the flame graph, the
+ *              treemap, the gate's reports
+ *   model      sa_rows.c (the rows model), sa_table.c (the column table
+ *              model and its text, CSV and JSON printers), sa_retired.c,
+ *              sa_gate.c, sa_dsites.c (a detail file's call sites),
+ *              sa_advice.c (the rules of --advise)
+ *   parsers    sa_input.c, sa_parse.c, sa_detail.c, sa_unloads.c,
+ *              sa_trace.c, sa_tacct.c, sa_kallsyms.c, sa_rules.c
+ *   utilities  sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c,
+ *              sa_time.c
+ *   base       sa_base.c (arithmetic, messages, the one line reader and
+ *              the one "key: value" header parser) and sa_caller.c (the
+ *              one caller splitter, which the parsers check callers with
+ *              and every layer above names modules with)
  */
 #include <errno.h>
 #include <stdio.h>

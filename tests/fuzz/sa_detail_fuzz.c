@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		for (int k = 0; k < SA_NAGES; k++)
 			ages += v[SA_D_AGE + k];
-		if (!d.rows[i].caller[0] || !d.rows[i].type_str[0] ||
+		if (!d.rows[i].site.caller[0] || !d.rows[i].site.type_str[0] ||
 		    v[SA_D_REQ] > v[SA_D_BYTES] || ages != v[SA_D_OBJS] ||
 		    v[SA_D_REQ_MIN] > v[SA_D_REQ_MAX] || v[SA_D_OLDEST] > d.now ||
 		    (!v[SA_D_OBJS] && (v[SA_D_BYTES] || v[SA_D_OLDEST] || v[SA_D_BYTE_SECS])))

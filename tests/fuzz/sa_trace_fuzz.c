@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		for (int k = 0; k < SA_NAGES; k++)
 			ages += v[SA_D_AGE + k];
-		if (strcmp(d.rows[i].caller, f.rows[i].caller) ||
+		if (strcmp(d.rows[i].site.caller, f.rows[i].caller) ||
 		    v[SA_D_OBJS] != f.rows[i].v[SA_OBJS] ||
 		    v[SA_D_BYTES] != f.rows[i].v[SA_LIVE] ||
 		    v[SA_D_REQ] > v[SA_D_BYTES] || ages != v[SA_D_OBJS] ||

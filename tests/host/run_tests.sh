@@ -131,6 +131,14 @@ if [ -n "$PARSE_TEST" ]; then
 	fi
 fi
 
+# ---- the reader's layers: includes one way, no circle ----
+
+if "$HERE/layers.sh" "$HERE/../../userspace" >"$TMP/layers" 2>&1; then
+	pass "layers: $(cat "$TMP/layers")"
+else
+	fail layers "$(cat "$TMP/layers")"
+fi
+
 # ---- reports ----
 
 V=fixtures/valid.txt

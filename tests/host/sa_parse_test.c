@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the reader's parsers: userspace/sa_parse.c (the
- * /proc/slab_account v1.x parser), sa_detail.c, sa_input.c and sa_caller.c.
+ * /proc/slab_account v1.x parser), sa_detail.c, sa_unloads.c, sa_input.c,
+ * sa_caller.c, the line reader and header parser of sa_base.c, and the
+ * JSON writer's nesting check (sa_json.c).
  * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
  * counts them); exits 1 if any failed.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "sa_base.h"
 #include "sa_caller.h"
 #include "sa_detail.h"
 #include "sa_input.h"
+#include "sa_json.h"
 #include "sa_parse.h"
+#include "sa_unloads.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int failed_tests, passed_tests;
@@ -658,8 +665,8 @@ static void test_detail(void)
 			 "future key: 1 2 3\nobjects scanned: 2\n" DLEGEND DROW, &err) == 0)) {
 		CHECK(d.now == 100 && d.page_size == 4096 && d.nclasses == 13);
 		CHECK(d.nrows == 1 && d.rows[0].v[SA_D_REQ_MAX] == 78 &&
-		      d.rows[0].v[SA_D_SIZE + 4] == 5 && d.rows[0].type == SA_TYPE_KMALLOC);
-		CHECK_STR(d.rows[0].caller, "f+0x1/0x2 [m]");
+		      d.rows[0].v[SA_D_SIZE + 4] == 5 && d.rows[0].site.type == SA_TYPE_KMALLOC);
+		CHECK_STR(d.rows[0].site.caller, "f+0x1/0x2 [m]");
 		CHECK(sa_detail_alloc_size(&d, 1) == 8 && sa_detail_alloc_size(&d, 72) == 96 &&
 		      sa_detail_alloc_size(&d, 8192) == 8192 &&
 		      sa_detail_alloc_size(&d, 8193) == 16384 &&
@@ -701,6 +708,107 @@ static void test_detail(void)
 	free(err);
 }
 
+/* The same text read from a buffer and from a stream gives the same lines. */
+static void test_lines(void)
+{
+	static const char text[] = "a\r\n\nb\0c\r\nlast\r";
+	static const struct { const char *s; size_t n; int nl; } want[] = {
+		{ "a", 1, 1 }, { "", 0, 1 }, { "b", 3, 1 }, { "last", 4, 0 },
+	};
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct sa_lines l = { .buf = text, .len = sizeof(text) - 1 };
+		size_t i;
+
+		if (pass && !CHECK((l.fp = fmemopen((void *)text, sizeof(text) - 1, "r")) != NULL))
+			return;
+		for (i = 0; i < 4; i++) {
+			CHECK(sa_lines_next(&l) == 1);
+			CHECK(l.lineno == i + 1 && l.n == want[i].n && l.newline == want[i].nl &&
+			      !strcmp(l.line, want[i].s));
+		}
+		CHECK(sa_lines_next(&l) == 0);
+		if (l.fp)
+			fclose(l.fp);
+		free(l.line);
+	}
+}
+
+#define UHEAD "slab_account unloads - version: 1.0\n"
+#define ULEGENDS "# when module load objs bytes req sites\n#   objs bytes req oldest type caller\n"
+
+static int uparse(struct sa_unloads *u, const char *text, char **err)
+{
+	free(*err);
+	*err = NULL;
+	return sa_unloads_parse_buffer(u, text, strlen(text), "u", err);
+}
+
+/* The one header parser: each key once, in all three files; unknown keys ignored once. */
+static void test_header_keys(void)
+{
+	struct sa_unloads u;
+	struct sa_detail d;
+	struct sa_file f;
+	char *err = NULL;
+
+	if (CHECK(uparse(&u, UHEAD "now: 5\nunloads: 0\nkept: 0\nlater: x\n" ULEGENDS, &err) == 0))
+		sa_unloads_free(&u);
+	CHECK(uparse(&u, UHEAD "now: 5\nunloads: 0\nnow: 6\n", &err) == -1);
+	CHECK_STR(err, "u:4: duplicate key 'now'");
+	CHECK(uparse(&u, UHEAD "now: 5\nlater: 1\nlater: 2\n", &err) == -1);
+	CHECK_STR(err, "u:4: duplicate key 'later'");
+	CHECK(uparse(&u, UHEAD "now 5\n", &err) == -1);
+	CHECK_STR(err, "u:2: expected a 'key: value' line or the '#' legend lines, got 'now 5'");
+	CHECK(dparse(&d, DHEAD("8") "page size: 4096\n", &err) == -1);
+	CHECK_STR(err, "t:7: duplicate key 'page size'");
+	CHECK(dparse(&d, DHEAD("8") "future: 1\nfuture: 1\n", &err) == -1);
+	CHECK_STR(err, "t:8: duplicate key 'future'");
+	CHECK(dparse(&d, DHEAD("8") ": 1\n", &err) == -1);
+	CHECK_STR(err, "t:7: expected a 'key: value' line or the '#' legend line, got ': 1'");
+	free(err);
+	err = NULL;
+	CHECK(parse(&f, HDR "later key: a\nlater key: b\n" LEGEND, &err) == -1);
+	CHECK_STR(err, "t.txt:3: duplicate summary key 'later key'");
+	free(err);
+}
+
+/* A JSON document nested SA_JSON_DEPTH deep is written; one level more stops. */
+static void test_json_depth(void)
+{
+	int depth, status;
+
+	for (depth = SA_JSON_DEPTH; depth <= SA_JSON_DEPTH + 1; depth++) {
+		pid_t pid = fork();
+
+		if (!CHECK(pid >= 0))
+			return;
+		if (pid == 0) {
+			struct sa_json j;
+			FILE *out = fopen("/dev/null", "w");
+			int i;
+
+			if (!out || !freopen("/dev/null", "w", stderr))
+				_exit(3);
+			sa_json_begin(&j, out);
+			for (i = 1; i < depth; i++) {
+				sa_json_key(&j, "k");
+				sa_json_open(&j, '[', 0);
+			}
+			for (i = 1; i < depth; i++)
+				sa_json_close(&j);
+			sa_json_end(&j);
+			_exit(0);
+		}
+		CHECK(waitpid(pid, &status, 0) == pid);
+		if (depth <= SA_JSON_DEPTH)
+			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		else
+			CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	}
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -722,5 +830,9 @@ int main(void)
 	run("sa_check_sums compares the summary with the rows", test_check_sums);
 	run("sa_load_max caps the input; /dev/zero is no header", test_load_limits);
 	run("detail file: keys, rows, rules, alloc sizes", test_detail);
+	run("one line reader: buffer and stream alike, CRLF, NUL, no newline", test_lines);
+	run("one header parser: each key once in the main, detail and unloads files",
+	    test_header_keys);
+	run("JSON nested deeper than SA_JSON_DEPTH stops", test_json_depth);
 	return failed_tests ? 1 : 0;
 }

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_detail - a detail file's call sites, for --leaks and --advise (see
- * cmd_detail.h).
+ * sa_dsites - a detail file's call sites, for --leaks and --advise (see
+ * sa_dsites.h).
  */
-#include "cmd_detail.h"
+#include "sa_dsites.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cmd_common.h"
 
 int site_cmp(const char *ta, const char *ca, const char *tb, const char *cb)
 {
@@ -19,7 +17,7 @@ int site_cmp(const char *ta, const char *ca, const char *tb, const char *cb)
 	return c ? c : strcmp(ta, tb);
 }
 
-int dsites_get(const struct sa_detail *d, struct dsites *out)
+int dsites_get(const struct sa_detail *d, struct dsites *out, char **err)
 {
 	static enum sa_fold fold[SA_D_NFIELDS];
 	struct sa_merge_in *in = calloc(d->nrows + 1, sizeof(*in));
@@ -27,22 +25,21 @@ int dsites_get(const struct sa_detail *d, struct dsites *out)
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	*err = NULL;
 	fold[SA_D_OLDEST] = SA_FOLD_MAX;
 	fold[SA_D_REQ_MIN] = SA_FOLD_RANGE_MIN;
 	fold[SA_D_REQ_MAX] = SA_FOLD_MAX;
-	if (!in) {
-		cmd_error(NULL);
+	if (!in)
 		return -1;
-	}
 	for (i = 0; i < d->nrows; i++) {
-		in[i].key = d->rows[i].caller;
-		in[i].key2 = d->rows[i].type_str;
+		in[i].key = d->rows[i].site.caller;
+		in[i].key2 = d->rows[i].site.type_str;
 		in[i].v = d->rows[i].v;
 		in[i].idx = i;
 	}
 	if (sa_merge(in, d->nrows, SA_D_NFIELDS, fold, &out->g, &e)) {
-		cmd_error(sa_merge_message(&e, in, d->name, sa_detail_field_names,
-					   "the rows of caller "));
+		*err = sa_merge_message(&e, in, d->name, sa_detail_field_names,
+					"the rows of caller ");
 		free(in);
 		return -1;
 	}
@@ -50,7 +47,6 @@ int dsites_get(const struct sa_detail *d, struct dsites *out)
 	out->s = calloc(out->g.n + 1, sizeof(*out->s));
 	if (!out->s) {
 		dsites_free(out);
-		cmd_error(NULL);
 		return -1;
 	}
 	for (i = 0; i < out->g.n; i++) {
@@ -70,11 +66,7 @@ void dsites_free(struct dsites *s)
 
 void dsite_as_row(const struct dsite *s, struct sa_row *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->type = s->r->type;
-	r->type_str = s->r->type_str;
-	r->cache = s->r->cache;
-	r->caller = s->r->caller;
+	*r = s->r->site;
 	r->v[SA_LIVE] = s->v[SA_D_BYTES];
 	r->v[SA_LIVE_REQ] = s->v[SA_D_REQ];
 	r->v[SA_OBJS] = s->v[SA_D_OBJS];

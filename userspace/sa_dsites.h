@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_detail - what --leaks and --advise share: a detail file's call
+ * sa_dsites - the model --leaks and --advise share: a detail file's call
  * sites (its rows of one caller and type merged), as rows the filters
- * read, and the name of a file in a text header.
+ * read.
  */
-#ifndef CMD_DETAIL_H
-#define CMD_DETAIL_H
+#ifndef SA_DSITES_H
+#define SA_DSITES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,9 +29,10 @@ struct dsites {
 /*
  * @d's call sites, rows of the same caller and type (raw addresses under
  * kptr_restrict) added up: counts and bytes summed, oldest the largest,
- * req_min/req_max the range of both.  0, or -1 with the message on stderr.
+ * req_min/req_max the range of both.  0, or -1 with *@err a malloc()ed
+ * message (NULL: out of memory).
  */
-int dsites_get(const struct sa_detail *d, struct dsites *out);
+int dsites_get(const struct sa_detail *d, struct dsites *out, char **err);
 void dsites_free(struct dsites *s);
 
 /* Order of two sites by caller, then type (the order of dsites). */
@@ -40,4 +41,4 @@ int site_cmp(const char *ta, const char *ca, const char *tb, const char *cb);
 /* A detail site as a main-file row, for the filters: live bytes and objects. */
 void dsite_as_row(const struct dsite *s, struct sa_row *r);
 
-#endif /* CMD_DETAIL_H */
+#endif /* SA_DSITES_H */

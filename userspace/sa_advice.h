@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_advice - the advice --advise gives one call site: a smaller
- * structure, a dedicated cache, a cache's padding, or its size
+ * sa_advice - the model of --advise: the advice for one call site, a
+ * smaller structure, a dedicated cache, a cache's padding, or its size
  * distribution, each with the bytes saved now and over the churn.
  */
-#ifndef CMD_ADVICE_H
-#define CMD_ADVICE_H
+#ifndef SA_ADVICE_H
+#define SA_ADVICE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd_detail.h"
 #include "sa_detail.h"
+#include "sa_dsites.h"
 #include "sa_parse.h"
 
 enum adv_kind { ADV_SMALLER, ADV_CACHE, ADV_PADDED, ADV_SIZES };
@@ -32,9 +32,9 @@ struct asite {
 
 /*
  * The advice for @s (its numbers and detail set) against @d's classes:
- * into s->adv (none when nothing is to be said).  0, or -1 with a message
- * on stderr (no memory, or a saving beyond 2^64 - 1).
+ * into s->adv (none when nothing is to be said).  0, or -1 with *@err a
+ * malloc()ed message (a saving beyond 2^64 - 1; NULL: out of memory).
  */
-int advise_site(const struct sa_detail *d, struct asite *s);
+int advise_site(const struct sa_detail *d, struct asite *s, char **err);
 
-#endif /* CMD_ADVICE_H */
+#endif /* SA_ADVICE_H */

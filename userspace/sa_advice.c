@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_advice - the rules of --advise (docs/reader.md, "Advice: --advise"):
+ * sa_advice - the rules of --advise (docs/reader.md, "Advice: --advise"):
  * from a call site's request sizes and the kernel's kmalloc classes, what
- * to change and the bytes it saves (see cmd_advice.h).
+ * to change and the bytes it saves (see sa_advice.h).
  */
-#include "cmd_advice.h"
+#include "sa_advice.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,14 +41,12 @@ static uint64_t prev_size(const struct sa_detail *d, uint64_t c)
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
 static int set_advice(struct asite *s, enum adv_kind kind, uint64_t object,
-		      uint64_t target, char *text)
+		      uint64_t target, char *text, char **err)
 {
 	struct advice *a;
 
-	if (!text) {
-		fprintf(stderr, "slabacct: out of memory\n");
+	if (!text)
 		return -1;
-	}
 	a = &s->adv[s->nadv++];
 
 	a->kind = kind;
@@ -58,8 +56,8 @@ static int set_advice(struct asite *s, enum adv_kind kind, uint64_t object,
 	a->text = text;
 	if (sa_mul_u64(a->per_object, s->v[SA_OBJS], &a->now) ||
 	    sa_mul_u64(a->per_object, s->v[SA_ALLOCS], &a->churn)) {
-		fprintf(stderr, "slabacct: the saving of %s is more than %" PRIu64 " bytes\n",
-			s->r->caller, UINT64_MAX);
+		*err = sa_format("the saving of %s is more than %" PRIu64 " bytes",
+				 s->r->caller, UINT64_MAX);
 		return -1;
 	}
 	return 0;
@@ -136,12 +134,13 @@ static size_t sizes_hit(const struct sa_detail *d, const uint64_t *v, uint64_t *
 }
 
 /* The advice for one site (docs/reader.md, "Advice: --advise"). */
-int advise_site(const struct sa_detail *d, struct asite *s)
+int advise_site(const struct sa_detail *d, struct asite *s, char **err)
 {
 	const uint64_t *v = s->d->v;
 	uint64_t n = v[SA_D_REQ_MIN], allocs = s->v[SA_ALLOCS];
 	char c1[48], c2[48];
 
+	*err = NULL;
 	if (!v[SA_D_REQ_MAX] || !allocs)
 		return 0;	/* nothing allocated since the reset */
 	if (n == v[SA_D_REQ_MAX] && s->r->type == SA_TYPE_KMALLOC) {
@@ -155,12 +154,12 @@ int advise_site(const struct sa_detail *d, struct asite *s)
 			size_name(c2, sizeof(c2), d, p);
 			if (set_advice(s, ADV_SMALLER, c, p,
 				       sa_format("%" PRIu64 " bytes in %s: %" PRIu64 " bytes smaller fits %s",
-					    n, c1, n - p, c2)))
+					    n, c1, n - p, c2), err))
 				return -1;
 		}
 		if (c > al && set_advice(s, ADV_CACHE, c, al,
 					 sa_format("%" PRIu64 " bytes in %s: a dedicated kmem_cache of %" PRIu64 " bytes",
-					      n, c1, al)))
+					      n, c1, al), err))
 			return -1;
 	} else if (n == v[SA_D_REQ_MAX] && s->r->type == SA_TYPE_CACHE &&
 		   s->v[SA_TOTAL] % allocs == 0) {
@@ -188,7 +187,7 @@ int advise_site(const struct sa_detail *d, struct asite *s)
 		if (set_advice(s, ADV_PADDED, sz, al,
 			       sa_format("objects of %" PRIu64 " bytes padded to %" PRIu64
 				    " (%" PRIu64 " bytes each); %s; word aligned they take %" PRIu64,
-				    n, sz, sz - n, why, al)))
+				    n, sz, sz - n, why, al), err))
 			return -1;
 	} else if (n < v[SA_D_REQ_MAX]) {
 		uint64_t sum = 0, hit[64];
@@ -197,8 +196,8 @@ int advise_site(const struct sa_detail *d, struct asite *s)
 
 		for (i = 0; i < SA_NSIZES; i++)
 			if (sa_add_u64(&sum, v[SA_D_SIZE + i])) {
-				fprintf(stderr, "slabacct: the size counts of %s add up to more than %" PRIu64 "\n",
-					s->r->caller, UINT64_MAX);
+				*err = sa_format("the size counts of %s add up to more than %" PRIu64,
+						 s->r->caller, UINT64_MAX);
 				return -1;
 			}
 		t = sa_format("sizes %" PRIu64 "..%" PRIu64 ":", n, v[SA_D_REQ_MAX]);
@@ -224,10 +223,8 @@ int advise_site(const struct sa_detail *d, struct asite *s)
 		u = t ? sa_format("%s; slack %" PRIu64 " of %" PRIu64 " bytes (%s%%)", t,
 				  s->v[SA_SLACK], s->v[SA_TOTAL], pct) : NULL;
 		free(t);
-		if (!u) {
-			fprintf(stderr, "slabacct: out of memory\n");
+		if (!u)
 			return -1;
-		}
 		s->adv[0].kind = ADV_SIZES;
 		s->adv[0].text = u;
 		s->nadv = 1;
