@@ -15,6 +15,8 @@ static void text(const char *s)
 	sa_esc_str(stdout, s, SA_ESC_TEXT);
 }
 
+#define RUN_NAME "slabacct --check"	/* the one test of a gate that could not run */
+
 static size_t failed(const struct pr_gate *g)
 {
 	size_t i, n = 0;
@@ -71,6 +73,12 @@ void pr_gate_text(const struct pr_gate *g)
 	putchar('\n');
 	for (i = 0; i < g->nnotes; i++)
 		printf("note: %s\n", g->notes[i]);
+	if (g->error) {
+		fputs("ERROR: ", stdout);
+		text(g->error);
+		puts("\nthe gate could not run: no rule judged");
+		return;
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct sa_result *r = &g->res[i];
 
@@ -89,11 +97,17 @@ void pr_gate_ktap(const struct pr_gate *g)
 {
 	size_t i;
 
-	printf("KTAP version 1\n1..%zu\n# slabacct --check: ", g->n);
+	printf("KTAP version 1\n1..%zu\n# slabacct --check: ", g->error ? 1 : g->n);
 	inputs(g, SA_ESC_TEXT);
 	putchar('\n');
 	for (i = 0; i < g->nnotes; i++)
 		printf("# note: %s\n", g->notes[i]);
+	if (g->error) {	/* kselftest's ksft_test_result_error() */
+		fputs("not ok 1 " RUN_NAME " # error ", stdout);
+		text(g->error);
+		puts("\n# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:1");
+		return;
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct sa_result *r = &g->res[i];
 
@@ -130,12 +144,12 @@ static void xml_property(const char *name, const char *value)
 
 void pr_gate_junit(const struct pr_gate *g)
 {
-	size_t i, k, f = failed(g);
+	size_t i, k, f = failed(g), n = g->error ? 1 : g->n, e = g->error ? 1 : 0;
 
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	       "<testsuites name=\"slabacct --check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
-	       "  <testsuite name=\"slab_account\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n"
-	       "    <properties>\n", g->n, f, g->n, f);
+	       "<testsuites name=\"slabacct --check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n"
+	       "  <testsuite name=\"slab_account\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n"
+	       "    <properties>\n", n, f, e, n, f, e);
 	xml_property("current", g->current);
 	xml_property("baseline", g->baseline);
 	xml_property("unloads", g->unloads);
@@ -144,7 +158,18 @@ void pr_gate_junit(const struct pr_gate *g)
 	for (i = 0; i < g->nnotes; i++)
 		xml_property("note", g->notes[i]);
 	fputs("    </properties>\n", stdout);
-	for (i = 0; i < g->n; i++) {
+	if (g->error) {
+		fputs("    <testcase", stdout);
+		xml_attr("name", RUN_NAME);
+		xml_attr("classname", "slabacct.check");
+		fputs(">\n      <error", stdout);
+		xml_attr("message", g->error);
+		xml_attr("type", "could not run");
+		putchar('>');
+		sa_esc_str(stdout, g->error, SA_ESC_XML);
+		fputs("</error>\n    </testcase>\n", stdout);
+	}
+	for (i = 0; i < g->n && !g->error; i++) {
 		const struct sa_result *r = &g->res[i];
 
 		fputs("    <testcase", stdout);
@@ -195,11 +220,13 @@ void pr_gate_json(const struct pr_gate *g)
 		sa_json_str(&j, g->notes[i]);
 	}
 	sa_json_close(&j);
+	if (g->error)	/* could not run: no rule judged */
+		sa_json_kstr(&j, "error", g->error);
 	sa_json_ku64(&j, "passed", g->n - failed(g));
 	sa_json_ku64(&j, "failed", failed(g));
 	sa_json_key(&j, "rules");
 	sa_json_open(&j, '[', 1);
-	for (i = 0; i < g->n; i++) {
+	for (i = 0; i < g->n && !g->error; i++) {
 		const struct sa_result *r = &g->res[i];
 
 		sa_json_key(&j, NULL);
