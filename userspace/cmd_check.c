@@ -358,6 +358,7 @@ static void check_free(struct check *C)
 	if (C->have_dbase)
 		sa_detail_free(&C->dbase);
 	free(C->keep);
+	free(C->error);
 	sa_rules_free(&C->rules);
 }
 
