@@ -321,13 +321,25 @@ static int print(const struct check *C)
 		pr_gate_junit(&g);
 		break;
 	case FMT_JSON:
-		pr_gate_json(&g);
-		break;
+		return pr_gate_json(&g);
 	default:
 		pr_gate_text(&g);
 		break;
 	}
 	return 0;
+}
+
+/* The report to stdout or -o's FILE: 0, or -1 with a message on stderr. */
+static int output(const struct check *C)
+{
+	int ok;
+
+	if (sa_out_begin(C->o->output))
+		return -1;
+	ok = !print(C);
+	if (!ok)
+		cmd_error(NULL);
+	return sa_out_end(C->o->output, ok) || !ok ? -1 : 0;
 }
 
 /* Write @buf (@len bytes) to @path as -o writes: replaced whole. */
@@ -373,12 +385,12 @@ int cmd_check(const struct opts *o)
 	paths(&C);
 	if (read_rules(&C) || plan(&C) || load_all(&C) || judge(&C)) {
 		/* the error report, when one was asked for (text goes to stdout only with -o) */
-		if ((o->output || o->fmt != FMT_TEXT) && !sa_out_begin(o->output))
-			sa_out_end(o->output, !print(&C));
+		if (o->output || o->fmt != FMT_TEXT)
+			output(&C);
 		check_free(&C);
 		return EXIT_ERROR;
 	}
-	ret = sa_out_begin(o->output) || sa_out_end(o->output, !print(&C)) ? EXIT_ERROR : 0;
+	ret = output(&C) ? EXIT_ERROR : 0;
 	for (i = 0; i < C.nres && !ret; i++)
 		ret = !C.res[i].pass;
 	if (o->save && save(o->save, C.keep, C.keep_len))

@@ -30,6 +30,7 @@ struct pr_gate {
 void pr_gate_text(const struct pr_gate *g);
 void pr_gate_ktap(const struct pr_gate *g);
 void pr_gate_junit(const struct pr_gate *g);
-void pr_gate_json(const struct pr_gate *g);
+/* JSON: 0, or -1 without memory (nothing written). */
+int pr_gate_json(const struct pr_gate *g);
 
 #endif /* PR_GATE_H */
