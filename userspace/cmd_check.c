@@ -120,11 +120,11 @@ static int plan(struct check *C)
 		if (((r->kind == SA_R_LIMIT && r->qty == SA_Q_GROWTH) ||
 		     (r->kind == SA_R_GROWING && !C->bdetail_path)) && !C->base_path)
 			return cannot_run(C, sa_format("%s: rule '%s' compares with a baseline: give BASELINE CURRENT, --baseline FILE%s",
-						     r->where, r->text, r->kind == SA_R_GROWING ?
-						     " or --baseline-detail FILE (two detail files)" : ""));
+						       r->where, r->text, r->kind == SA_R_GROWING ?
+						       " or --baseline-detail FILE (two detail files)" : ""));
 		if (r->kind == SA_R_LEFT && !o->unloads && !live)
 			return cannot_run(C, sa_format("%s: rule '%s' reads the unloads file: give --unloads-file FILE (" SA_UNLOADS_PATH " when no snapshot is named)",
-						     r->where, r->text));
+						       r->where, r->text));
 		if (r->kind == SA_R_LEFT)
 			C->unloads_path = o->unloads ? o->unloads : SA_UNLOADS_PATH;
 	}
@@ -384,7 +384,12 @@ int cmd_check(const struct opts *o)
 	C.o = o;
 	paths(&C);
 	if (read_rules(&C) || plan(&C) || load_all(&C) || judge(&C)) {
-		/* the error report, when one was asked for (text goes to stdout only with -o) */
+		/*
+		 * A step that wrote its own message keeps none: the report
+		 * then points at stderr.  The report is written when one was
+		 * asked for (text only with -o: on stdout, stderr says it).
+		 */
+		C.failed = 1;
 		if (o->output || o->fmt != FMT_TEXT)
 			output(&C);
 		check_free(&C);
