@@ -24,8 +24,10 @@
 #         small workload, and the reader's report of the top call sites.
 # gate:   make gate-demo (docs/gate.md): sa_leak.ko loaded, used and
 #         unloaded, fixed then leaking, slabacct --check on each with
-#         scripts/gate.rules; the fixed must pass, the leaking fail, both
-#         JUnit reports valid against tests/host/junit.xsd.
+#         scripts/gate.rules; the fixed must pass, the leaking fail, and
+#         so must a failed insmod (a wrong vermagic) and a misspelt module
+#         (saying why); a snapshot cut short is an error (exit 2); every
+#         JUnit report valid against tests/host/junit.xsd.
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
@@ -307,6 +309,15 @@ build_row() {	# build_row test|demo|gate
 	elif [ "$mode" = gate ]; then
 		cp "$SA_ROOT/scripts/guest-gate.sh" "$out/rootfs/demo.sh"
 		cp "$SA_ROOT/scripts/gate.rules" "$out/rootfs/gate.rules"
+		# a driver whose insmod fails: sa_leak.ko with a vermagic the
+		# kernel refuses (a word after the release: modversions
+		# kernels compare only those)
+		mkdir -p "$out/rootfs/lib/slab_account/badmagic"
+		LC_ALL=C sed 's/ mod_unload / mod_unl0ad /' "$out/sa_test/sa_leak.ko" \
+			> "$out/rootfs/lib/slab_account/badmagic/sa_leak.ko"
+		grep -qa 'vermagic=[^ ]* .* mod_unl0ad ' \
+			"$out/rootfs/lib/slab_account/badmagic/sa_leak.ko" ||
+			die "could not build sa_leak.ko with a wrong vermagic"
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi
@@ -781,25 +792,45 @@ shell)
 	;;
 gate)
 	# docs/gate.md: the driver author's loop in a QEMU boot, the gate's
-	# verdict as the result: the fixed driver must pass, the leaking one
-	# fail, both JUnit reports valid against tests/host/junit.xsd.
+	# verdict as the result: the fixed driver must pass; the leaking one,
+	# a driver whose insmod failed and a misspelt module fail, saying
+	# why; a snapshot cut short cannot be judged (exit 2, a JUnit error);
+	# every JUnit report valid against tests/host/junit.xsd.
 	load_row "$primary"
 	build_row gate
 	boot_row demo "$out/gate"
 	mkdir -p "$SA_ROOT/build/gate"
-	for v in fixed leaking; do
+	con=$out/gate/console.log
+	for v in noload fixed leaking typo cut; do
 		tr -d '\r' < "$out/gate/ktap.log" |
 			sed -n "/^SA_JUNIT_BEGIN $v\$/,/^SA_JUNIT_END $v\$/p" |
 			sed '1d;$d' > "$SA_ROOT/build/gate/$v.xml"
 		xmllint --noout --schema "$SA_ROOT/tests/host/junit.xsd" \
 			"$SA_ROOT/build/gate/$v.xml" ||
-			die "the $v driver's JUnit report is not valid"
+			die "the $v verdict's JUnit report is not valid"
 	done
-	grep -q '^SA_GATE fixed exit 0' "$out/gate/console.log" ||
+	! grep -q '^SA_GATE_FAIL' "$con" || die "$(grep -m1 '^SA_GATE_FAIL' "$con")"
+	grep -q 'sa_leak: version magic ' "$con" ||
+		die "the module with a wrong vermagic was not refused for it"
+	grep -q '^SA_GATE noload exit 1' "$con" ||
+		die "the gate did not fail a driver whose insmod failed"
+	grep -q '^FAIL 1 no left-at-unload module sa_leak: no unload of module sa_leak in the unloads file: nothing to judge' "$con" ||
+		die "the gate did not say that the driver never unloaded"
+	grep -q '^SA_GATE fixed exit 0' "$con" ||
 		die "the fixed driver did not pass the gate"
-	grep -q '^SA_GATE leaking exit 1' "$out/gate/console.log" ||
+	grep -q '^SA_GATE leaking exit 1' "$con" ||
 		die "the leaking driver did not fail the gate"
-	log "the gate passed the fixed driver and failed the leaking one; JUnit: build/gate/{fixed,leaking}.xml"
+	grep -q '^SA_GATE typo exit 1' "$con" ||
+		die "the gate did not fail the misspelt module"
+	grep -q '^FAIL 1 live <= 16K module sa_lek: no call site of module sa_lek in the snapshot: nothing to judge' "$con" ||
+		die "the gate did not say that the misspelt module has no call site"
+	grep -q '^SA_GATE cut exit 2' "$con" ||
+		die "the gate judged a snapshot cut short"
+	grep -q "^slabacct: /tmp/cut.txt: .* rows, fewer than the header's 'number of callers: .*': the file is truncated" "$con" ||
+		die "the gate did not say that the snapshot was cut short"
+	grep -q 'errors="1"' "$SA_ROOT/build/gate/cut.xml" ||
+		die "the JUnit report of the snapshot cut short has no error"
+	log "the gate passed the fixed driver, failed the leaking one, the failed insmod and the misspelt module, and could not run on the snapshot cut short (exit 2); JUnit: build/gate/{noload,fixed,leaking,typo,cut}.xml"
 	;;
 *)
 	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|board|prefetch"

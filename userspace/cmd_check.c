@@ -4,13 +4,15 @@
  * against the inputs they need, the inputs loaded (the live files of
  * /proc when no snapshot is named), what the inputs say about each other
  * noted, each rule judged (sa_gate.c; the growing verdict of two detail
- * files from --leaks), the results printed (pr_gate.c).
+ * files from --leaks), the results printed (pr_gate.c).  When it cannot
+ * run (a bad rule, an input missing, unreadable, malformed or cut short,
+ * no memory) the message goes to stderr and, when a report was asked for,
+ * into an error report; the exit status is then 2.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cmd_check.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@
 #include "sa_rules.h"
 
 #define MAX_NOTES 16
+#define EXIT_ERROR EXIT_USAGE	/* the gate could not run: a usage error's status */
 
 struct check {
 	const struct opts *o;
@@ -44,19 +47,24 @@ struct check {
 	size_t nnotes;
 	struct sa_result *res;
 	size_t nres;
+	int failed;		/* the gate could not run: */
+	char *error;		/* why (NULL: out of memory, or said on stderr already) */
 };
 
 /*
- * A usage error of the check: the message, exit 2 (no usage text: the
- * rules are the input); without memory (@msg NULL) exit 1.
+ * The gate cannot run: @msg (malloc()ed; NULL: out of memory) on stderr,
+ * the first one kept for the report.  -1.
  */
-static int check_usage(char *msg)
+static int cannot_run(struct check *C, char *msg)
 {
-	int ret = msg ? EXIT_USAGE : 1;
-
 	fprintf(stderr, "slabacct: %s\n", msg ? msg : "out of memory");
-	free(msg);
-	return ret;
+	if (C->failed) {
+		free(msg);
+	} else {
+		C->failed = 1;
+		C->error = msg;
+	}
+	return -1;
 }
 
 static int read_rules(struct check *C)
@@ -69,52 +77,54 @@ static int read_rules(struct check *C)
 		where = sa_format("--rule %zu", i + 1);
 		if (!where || sa_rule_add(&C->rules, o->rules[i], where, &err)) {
 			free(where);
-			return check_usage(err);
+			return cannot_run(C, err);
 		}
 		free(where);
 	}
 	if (!o->rules_file)
 		return 0;
-	if (sa_read_path(o->rules_file, o->max_input, NULL, "rules", &buf, &len, &err)) {
-		if (errno == ENOMEM) {
-			cmd_error(err);
-			return 1;
-		}
-		return check_usage(err);	/* the rules are the command's input */
-	}
+	if (sa_read_path(o->rules_file, o->max_input, NULL, "rules", &buf, &len, &err))
+		return cannot_run(C, err);
 	i = sa_rules_parse_buffer(&C->rules, buf, len, sa_display_name(o->rules_file), &err);
 	free(buf);
-	return i ? check_usage(err) : 0;
+	return i ? cannot_run(C, err) : 0;
 }
 
-/* Which inputs the rules need, and where they come from: 0, or the exit status. */
+/* Where the snapshots come from (before the rules are read: the error report names them). */
+static void paths(struct check *C)
+{
+	const struct opts *o = C->o;
+
+	C->cur_path = !o->nargs ? SA_DEFAULT_PATH : o->args[o->nargs - 1];
+	C->base_path = o->baseline;
+	C->bdetail_path = o->baseline_detail;
+}
+
+/* Which inputs the rules need, and where they come from: 0, or -1 (cannot_run()). */
 static int plan(struct check *C)
 {
 	const struct opts *o = C->o;
 	int live = !o->nargs;
 	size_t i;
 
-	C->cur_path = live ? SA_DEFAULT_PATH : o->args[o->nargs - 1];
-	C->base_path = o->baseline;
-	C->bdetail_path = o->baseline_detail;
 	if (o->detail && !o->baseline_detail)
-		return check_usage(sa_format("--detail names the current detail file of --baseline-detail's pair (the growing verdict): give both"));
+		return cannot_run(C, sa_format("--detail names the current detail file of --baseline-detail's pair (the growing verdict): give both"));
 	if (o->baseline_detail) {
 		C->detail_path = o->detail ? o->detail : live ? SA_DETAIL_PATH : NULL;
 		if (!C->detail_path)
-			return check_usage(sa_format("--baseline-detail needs the current detail file: --detail FILE (" SA_DETAIL_PATH " when no snapshot is named)"));
+			return cannot_run(C, sa_format("--baseline-detail needs the current detail file: --detail FILE (" SA_DETAIL_PATH " when no snapshot is named)"));
 	}
 	for (i = 0; i < C->rules.n; i++) {
 		const struct sa_rule *r = &C->rules.r[i];
 
 		if (((r->kind == SA_R_LIMIT && r->qty == SA_Q_GROWTH) ||
 		     (r->kind == SA_R_GROWING && !C->bdetail_path)) && !C->base_path)
-			return check_usage(sa_format("%s: rule '%s' compares with a baseline: give BASELINE CURRENT, --baseline FILE%s",
-						     r->where, r->text, r->kind == SA_R_GROWING ?
-						     " or --baseline-detail FILE (two detail files)" : ""));
+			return cannot_run(C, sa_format("%s: rule '%s' compares with a baseline: give BASELINE CURRENT, --baseline FILE%s",
+						       r->where, r->text, r->kind == SA_R_GROWING ?
+						       " or --baseline-detail FILE (two detail files)" : ""));
 		if (r->kind == SA_R_LEFT && !o->unloads && !live)
-			return check_usage(sa_format("%s: rule '%s' reads the unloads file: give --unloads-file FILE (" SA_UNLOADS_PATH " when no snapshot is named)",
-						     r->where, r->text));
+			return cannot_run(C, sa_format("%s: rule '%s' reads the unloads file: give --unloads-file FILE (" SA_UNLOADS_PATH " when no snapshot is named)",
+						       r->where, r->text));
 		if (r->kind == SA_R_LEFT)
 			C->unloads_path = o->unloads ? o->unloads : SA_UNLOADS_PATH;
 	}
@@ -182,40 +192,35 @@ static int load_all(struct check *C)
 	const struct opts *o = C->o;
 	char *err = NULL;
 
-	if (cmd_load_keep(o, &C->cur, C->cur_path, o->save ? &C->keep : NULL, &C->keep_len))
-		return -1;
+	if (cmd_load_keep(o, &C->cur, C->cur_path, o->save ? &C->keep : NULL, &C->keep_len, &err))
+		return cannot_run(C, err);
 	if (C->base_path) {
-		if (cmd_load(o, &C->base, C->base_path))
-			return -1;
+		if (cmd_load_keep(o, &C->base, C->base_path, NULL, NULL, &err))
+			return cannot_run(C, err);
 		C->have_base = 1;
 		pair_notes(C);
 	}
 	if (C->unloads_path) {
-		if (sa_unloads_load(&C->un, C->unloads_path, o->max_input, &err)) {
-			cmd_error(err);
-			return -1;
-		}
+		if (sa_unloads_load(&C->un, C->unloads_path, o->max_input, &err))
+			return cannot_run(C, err);
 		C->have_un = 1;
-		if (sa_ujoin_build(&C->uj, &C->un, &C->cur, NULL)) {
-			cmd_error(NULL);
-			return -1;
-		}
+		if (sa_ujoin_build(&C->uj, &C->un, &C->cur, NULL))
+			return cannot_run(C, NULL);
 		if (C->uj.older)
 			note(C, sa_format("the current snapshot was read before %zu of the unloads: what became of their objects is not known",
 					  C->uj.older));
 	}
 	if (C->bdetail_path) {
-		if (cmd_load_detail(o, &C->dbase, C->bdetail_path))
-			return -1;
+		if (sa_detail_load(&C->dbase, C->bdetail_path, o->max_input, &err))
+			return cannot_run(C, err);
 		C->have_dbase = 1;
-		if (cmd_load_detail(o, &C->dcur, C->detail_path))
-			return -1;
+		if (sa_detail_load(&C->dcur, C->detail_path, o->max_input, &err))
+			return cannot_run(C, err);
 		C->have_dcur = 1;
-		if (C->dcur.now <= C->dbase.now) {
-			fprintf(stderr, "slabacct: the detail file %s (now %" PRIu64 ") is not later than the baseline's %s (now %" PRIu64 "): the module was reloaded in between, or the files are swapped\n",
-				C->dcur.name, C->dcur.now, C->dbase.name, C->dbase.now);
-			return -1;
-		}
+		if (C->dcur.now <= C->dbase.now)
+			return cannot_run(C, sa_format("the detail file %s (now %" PRIu64 ") is not later than the baseline's %s (now %" PRIu64 "): the module was reloaded in between, or the files are swapped",
+						       C->dcur.name, C->dcur.now, C->dbase.name,
+						       C->dbase.now));
 	}
 	return 0;
 }
@@ -239,6 +244,17 @@ static int grow_site(void *ctx, const struct leak_site *s)
 			     num_delta(s->old_bytes, s->bytes));
 }
 
+/* How many call sites of @d @r selects. */
+static size_t detail_selected(const struct sa_rule *r, const struct sa_detail *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nrows; i++)
+		n += sa_gate_selects(r, d->rows[i].caller, d->rows[i].type_str,
+				     sa_caller_unloaded(d->rows[i].caller) != 0);
+	return n;
+}
+
 /* no growing over two detail files: --leaks' verdict. */
 static int eval_growing_detail(struct check *C, const struct sa_rule *r, struct sa_result *res)
 {
@@ -248,6 +264,8 @@ static int eval_growing_detail(struct check *C, const struct sa_rule *r, struct 
 
 	memset(res, 0, sizeof(*res));
 	res->rule = r;
+	if (!detail_selected(r, &C->dbase) && !detail_selected(r, &C->dcur))
+		return sa_gate_nothing(r, res, "call site", "the detail files", SA_GATE_HINT_LOADED);
 	memset(&lo.sel, 0, sizeof(lo.sel));
 	if (leaks_growing(&lo, &C->dbase, &C->dcur, grow_site, &g) || sa_result_sort(res))
 		return -1;
@@ -275,16 +293,25 @@ static int judge(struct check *C)
 	}
 	if (C->res && C->nres == C->rules.n)
 		return 0;
-	cmd_error(NULL);
-	return -1;
+	return cannot_run(C, NULL);
+}
+
+/* An input's name: the file's as read, else its path's (the error report). */
+static const char *name_of(int have, const char *name, const char *path)
+{
+	return have ? name : path ? sa_display_name(path) : NULL;
 }
 
 static int print(const struct check *C)
 {
-	struct pr_gate g = { C->cur.name, C->have_base ? C->base.name : NULL,
-			     C->have_un ? C->un.name : NULL, C->have_dcur ? C->dcur.name : NULL,
-			     C->have_dbase ? C->dbase.name : NULL, (const char *const *)C->notes,
-			     C->nnotes, C->res, C->nres };
+	struct pr_gate g = { name_of(C->cur.name != NULL, C->cur.name, C->cur_path),
+			     name_of(C->have_base, C->base.name, C->base_path),
+			     name_of(C->have_un, C->un.name, C->unloads_path),
+			     name_of(C->have_dcur, C->dcur.name, C->detail_path),
+			     name_of(C->have_dbase, C->dbase.name, C->bdetail_path),
+			     (const char *const *)C->notes, C->nnotes, C->res, C->failed ? 0 : C->nres,
+			     !C->failed ? NULL : C->error ? C->error :
+			     "the gate could not run (standard error says why)" };
 
 	switch (C->o->fmt) {
 	case FMT_KTAP:
@@ -294,13 +321,25 @@ static int print(const struct check *C)
 		pr_gate_junit(&g);
 		break;
 	case FMT_JSON:
-		pr_gate_json(&g);
-		break;
+		return pr_gate_json(&g);
 	default:
 		pr_gate_text(&g);
 		break;
 	}
 	return 0;
+}
+
+/* The report to stdout or -o's FILE: 0, or -1 with a message on stderr. */
+static int output(const struct check *C)
+{
+	int ok;
+
+	if (sa_out_begin(C->o->output))
+		return -1;
+	ok = !print(C);
+	if (!ok)
+		cmd_error(NULL);
+	return sa_out_end(C->o->output, ok) || !ok ? -1 : 0;
 }
 
 /* Write @buf (@len bytes) to @path as -o writes: replaced whole. */
@@ -331,6 +370,7 @@ static void check_free(struct check *C)
 	if (C->have_dbase)
 		sa_detail_free(&C->dbase);
 	free(C->keep);
+	free(C->error);
 	sa_rules_free(&C->rules);
 }
 
@@ -342,19 +382,24 @@ int cmd_check(const struct opts *o)
 
 	memset(&C, 0, sizeof(C));
 	C.o = o;
-	ret = read_rules(&C);
-	if (!ret)
-		ret = plan(&C);
-	if (!ret && (load_all(&C) || judge(&C)))
-		ret = 1;
-	if (!ret) {
-		if (sa_out_begin(o->output) || sa_out_end(o->output, !print(&C)))
-			ret = 1;
-		for (i = 0; i < C.nres && !ret; i++)
-			ret = !C.res[i].pass;
-		if (o->save && save(o->save, C.keep, C.keep_len))
-			ret = 1;
+	paths(&C);
+	if (read_rules(&C) || plan(&C) || load_all(&C) || judge(&C)) {
+		/*
+		 * A step that wrote its own message keeps none: the report
+		 * then points at stderr.  The report is written when one was
+		 * asked for (text only with -o: on stdout, stderr says it).
+		 */
+		C.failed = 1;
+		if (o->output || o->fmt != FMT_TEXT)
+			output(&C);
+		check_free(&C);
+		return EXIT_ERROR;
 	}
+	ret = output(&C) ? EXIT_ERROR : 0;
+	for (i = 0; i < C.nres && !ret; i++)
+		ret = !C.res[i].pass;
+	if (o->save && save(o->save, C.keep, C.keep_len))
+		ret = EXIT_ERROR;
 	check_free(&C);
 	return ret;
 }
@@ -363,11 +408,13 @@ int cmd_save(const struct opts *o)
 {
 	struct sa_file f;
 	size_t len;
-	char *buf;
+	char *buf, *err;
 	int ret;
 
-	if (cmd_load_keep(o, &f, o->nargs ? o->args[0] : SA_DEFAULT_PATH, &buf, &len))
+	if (cmd_load_keep(o, &f, o->nargs ? o->args[0] : SA_DEFAULT_PATH, &buf, &len, &err)) {
+		cmd_error(err);
 		return 1;
+	}
 	ret = save(o->save, buf, len) ? 1 : 0;
 	free(buf);
 	sa_file_free(&f);

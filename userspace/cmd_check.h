@@ -3,7 +3,8 @@
  * cmd_check - the gate: slabacct --check judges rules (sa_rules.h) over a
  * snapshot, or a baseline and a current snapshot, with the unloads file
  * and two detail files when rules need them, and exits 0 when all hold, 1
- * when one fails, 2 on a usage error (a bad rule included); --save-baseline
+ * when one fails, 2 when it could not run (a usage error, a bad rule, an
+ * input that cannot be read, is malformed or cut short); --save-baseline
  * saves the snapshot read as a baseline (docs/reader.md, "The gate").
  */
 #ifndef CMD_CHECK_H

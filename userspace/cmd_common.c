@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pr_summary.h"
+#include "sa_base.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 
@@ -20,18 +21,40 @@ void cmd_error(char *err)
 	free(err);
 }
 
+int cmd_truncated(const struct sa_file *f, char **msg)
+{
+	const struct sa_summary *callers = sa_summary_get(f, "number of callers");
+	char *tmp;
+
+	*msg = NULL;
+	if (!callers || !callers->is_num || f->nrows >= callers->num)
+		return 0;
+	*msg = sa_format("%s: %zu row%s, fewer than the header's 'number of callers: %" PRIu64 "': the file is truncated (cut at the end of a line), or slab_account was reset while it was read",
+			sa_esc_text(f->name, &tmp), f->nrows, f->nrows == 1 ? "" : "s",
+			callers->num);
+	free(tmp);
+	return 1;
+}
+
 /*
  * Flag a summary that does not match the rows (docs/format.md: they agree
- * when nothing moves).  While stopped that is a warning; while active the
- * header and the rows are read at different moments, so only a number of
- * callers that differs is noted (sums always move on a busy system).
+ * when nothing moves).  Fewer rows than callers: the file is cut short
+ * (cmd_truncated()).  While stopped any other difference is a warning;
+ * while active the header and the rows are read at different moments, so
+ * only more rows than callers is noted (sites added meanwhile; sums always
+ * move on a busy system).
  */
 static void check_sums(const struct sa_file *f)
 {
 	const struct sa_summary *state = sa_summary_get(f, "state");
 	const struct sa_summary *callers = sa_summary_get(f, "number of callers");
-	char buf[512], *tmp;
+	char buf[512], *tmp, *cut;
 
+	if (cmd_truncated(f, &cut)) {
+		fprintf(stderr, "slabacct: warning: %s\n", cut ? cut : "out of memory");
+		free(cut);
+		return;
+	}
 	if (!sa_check_sums(f, buf, sizeof(buf)))
 		return;
 	if (state && strcmp(state->value, "stopped") == 0) {
@@ -95,12 +118,17 @@ int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char
 }
 
 int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, char **keep,
-		  size_t *keep_len)
+		  size_t *keep_len, char **err)
 {
-	char *err = NULL;
-
-	if (sa_load_keep(f, path, o->max_input, keep, keep_len, &err)) {
-		cmd_error(err);
+	*err = NULL;
+	if (sa_load_keep(f, path, o->max_input, keep, keep_len, err))
+		return -1;
+	if (cmd_truncated(f, err)) {
+		sa_file_free(f);
+		if (keep) {
+			free(*keep);
+			*keep = NULL;
+		}
 		return -1;
 	}
 	check_sums(f);

@@ -2,8 +2,8 @@
 /*
  * cmd_common - what the commands share: loading a file as the options say
  * (a snapshot, a trace, either), with the notes on stderr about what was
- * read (a summary that does not match its rows, a trace that lost
- * events), and the messages of errors.
+ * read (a file cut short, a summary that does not match its rows, a trace
+ * that lost events), and the messages of errors.
  */
 #ifndef CMD_COMMON_H
 #define CMD_COMMON_H
@@ -27,10 +27,25 @@ int cmd_load_err(const struct opts *o, struct sa_file *f, const char *path, char
 
 /*
  * Load the slab_account file @path as cmd_load() does, keeping the bytes
- * read in *@keep, *@keep_len (free it) when @keep is not NULL.
+ * read in *@keep, *@keep_len (free it) when @keep is not NULL: for the gate
+ * and its baselines, where a file cut short (cmd_truncated()) is an error.
+ * 0, or -1 with *@err a malloc()ed message (NULL: out of memory).
  */
 int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, char **keep,
-		  size_t *keep_len);
+		  size_t *keep_len, char **err);
+
+/*
+ * Is the slab_account file @f cut short?  The module counts in `number of
+ * callers` the call sites it shows when it writes the header, and writes
+ * a row for every site shown when its walk reaches it.  A site once shown
+ * stays shown until a reset (its allocs and frees only grow, sites are
+ * never taken out of the table) and sites added meanwhile add rows, so a
+ * whole file has at least as many rows as callers, unless slab_account
+ * was reset between the read() calls of one read.  1 for fewer rows, with
+ * *@msg a malloc()ed message saying the file is truncated (NULL: out of
+ * memory); else 0.
+ */
+int cmd_truncated(const struct sa_file *f, char **msg);
 
 /* Load the detail file @path; 0, or -1 with the message on stderr. */
 int cmd_load_detail(const struct opts *o, struct sa_detail *d, const char *path);

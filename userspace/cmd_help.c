@@ -104,13 +104,16 @@ void opts_usage(FILE *fp)
 	      "                       --json, -o\n"
 	      "      --check          judge rules over CURRENT (default " SA_DEFAULT_PATH ")\n"
 	      "                       and a BASELINE: exit 0 when all hold, 1 when one\n"
-	      "                       fails, 2 on a usage error or a bad rule\n"
+	      "                       fails (one that selects nothing fails), 2 when it\n"
+	      "                       cannot run (a usage error, a bad rule, an input\n"
+	      "                       missing, unreadable, malformed or cut short)\n"
 	      "  -R, --rule RULE      a rule (repeated): QUANTITY <= LIMIT [per SCOPE]\n"
 	      "                       [SELECTORS] (live, objs, slack, growth; 64K, 10%%;\n"
 	      "                       site, function, module, cache) or no growing,\n"
 	      "                       no left-at-unload, no live-after-unload [SELECTORS]\n"
 	      "                       ([not] module|function|site|cache|type NAME,\n"
-	      "                       unloaded, loaded); e.g. 'live <= 64K module my_drv'\n"
+	      "                       unloaded, loaded) [optional] (selecting nothing\n"
+	      "                       holds); e.g. 'live <= 64K module my_drv'\n"
 	      "      --rules FILE     rules, one per line ('#' starts a comment)\n"
 	      "      --baseline FILE  the baseline snapshot (or BASELINE CURRENT)\n"
 	      "      --unloads-file FILE\n"
@@ -139,8 +142,8 @@ void opts_usage(FILE *fp)
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
-	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: or a\n"
-	      "rule failed), 2 usage error.\n",
+	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: a\n"
+	      "rule failed), 2 usage error (--check: the gate could not run).\n",
 	      METRICS_TOP, PR_SVG_TOP);
 }
 

@@ -448,7 +448,7 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 	case O_RULE:	/* room for every argument, at the first */
 		if (!o->rules && !(o->rules = calloc((size_t)o->argc + 1, sizeof(*o->rules)))) {
 			fputs("slabacct: out of memory\n", stderr);
-			exit(1);
+			exit(EXIT_USAGE);	/* --rule is --check's: it could not run */
 		}
 		o->rules[o->nrules++] = arg;
 		break;

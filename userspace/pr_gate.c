@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pr_gate - the gate's results as text, KTAP, JUnit XML and JSON (see
- * pr_gate.h).
+ * pr_gate.h).  JSON's rules and their offenders are tables of the column
+ * model (sa_table.h), printed by its JSON printer; text, KTAP and JUnit
+ * are line formats of their own, not tables.
  */
 #include "pr_gate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sa_esc.h"
 #include "sa_json.h"
+#include "sa_table.h"
 
 static void text(const char *s)
 {
 	sa_esc_str(stdout, s, SA_ESC_TEXT);
 }
+
+#define RUN_NAME "slabacct --check"	/* the one test of a gate that could not run */
 
 static size_t failed(const struct pr_gate *g)
 {
@@ -71,6 +77,12 @@ void pr_gate_text(const struct pr_gate *g)
 	putchar('\n');
 	for (i = 0; i < g->nnotes; i++)
 		printf("note: %s\n", g->notes[i]);
+	if (g->error) {
+		fputs("ERROR: ", stdout);
+		text(g->error);
+		puts("\nthe gate could not run: no rule judged");
+		return;
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct sa_result *r = &g->res[i];
 
@@ -89,11 +101,17 @@ void pr_gate_ktap(const struct pr_gate *g)
 {
 	size_t i;
 
-	printf("KTAP version 1\n1..%zu\n# slabacct --check: ", g->n);
+	printf("KTAP version 1\n1..%zu\n# slabacct --check: ", g->error ? 1 : g->n);
 	inputs(g, SA_ESC_TEXT);
 	putchar('\n');
 	for (i = 0; i < g->nnotes; i++)
 		printf("# note: %s\n", g->notes[i]);
+	if (g->error) {	/* kselftest's ksft_test_result_error() */
+		fputs("not ok 1 " RUN_NAME " # error ", stdout);
+		text(g->error);
+		puts("\n# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:1");
+		return;
+	}
 	for (i = 0; i < g->n; i++) {
 		const struct sa_result *r = &g->res[i];
 
@@ -130,12 +148,12 @@ static void xml_property(const char *name, const char *value)
 
 void pr_gate_junit(const struct pr_gate *g)
 {
-	size_t i, k, f = failed(g);
+	size_t i, k, f = failed(g), n = g->error ? 1 : g->n, e = g->error ? 1 : 0;
 
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	       "<testsuites name=\"slabacct --check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
-	       "  <testsuite name=\"slab_account\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n"
-	       "    <properties>\n", g->n, f, g->n, f);
+	       "<testsuites name=\"slabacct --check\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n"
+	       "  <testsuite name=\"slab_account\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n"
+	       "    <properties>\n", n, f, e, n, f, e);
 	xml_property("current", g->current);
 	xml_property("baseline", g->baseline);
 	xml_property("unloads", g->unloads);
@@ -144,7 +162,18 @@ void pr_gate_junit(const struct pr_gate *g)
 	for (i = 0; i < g->nnotes; i++)
 		xml_property("note", g->notes[i]);
 	fputs("    </properties>\n", stdout);
-	for (i = 0; i < g->n; i++) {
+	if (g->error) {
+		fputs("    <testcase", stdout);
+		xml_attr("name", RUN_NAME);
+		xml_attr("classname", "slabacct.check");
+		fputs(">\n      <error", stdout);
+		xml_attr("message", g->error);
+		xml_attr("type", "could not run");
+		putchar('>');
+		sa_esc_str(stdout, g->error, SA_ESC_XML);
+		fputs("</error>\n    </testcase>\n", stdout);
+	}
+	for (i = 0; i < g->n && !g->error; i++) {
 		const struct sa_result *r = &g->res[i];
 
 		fputs("    <testcase", stdout);
@@ -173,11 +202,84 @@ void pr_gate_junit(const struct pr_gate *g)
 	fputs("  </testsuite>\n</testsuites>\n", stdout);
 }
 
-void pr_gate_json(const struct pr_gate *g)
-{
-	struct sa_json j;
-	size_t i, k;
+/* The JSON tables: the rules (one row per result) and each one's offenders. */
+enum { GC_RULE, GC_WHERE, GC_RESULT, GC_SUMMARY, GC_OFFENDERS, GC_NAME, GC_DETAIL };
 
+#define GJ 1u	/* the tables' one mode */
+
+static const struct sa_col rule_cols[] = {
+	{ "rule", NULL, 0, 0, GJ, 0, GC_RULE },
+	{ "where", NULL, 0, 0, GJ, 0, GC_WHERE },
+	{ "result", NULL, 0, 0, GJ, 0, GC_RESULT },
+	{ "summary", NULL, 0, 0, GJ, 0, GC_SUMMARY },
+	{ "offenders", NULL, 0, 0, GJ, 0, GC_OFFENDERS },
+	{ NULL, NULL, 0, 0, 0, 0, 0 }
+};
+
+static const struct sa_col offender_cols[] = {
+	{ "name", NULL, 0, 0, GJ, 0, GC_NAME },
+	{ "detail", NULL, 0, 0, GJ, 0, GC_DETAIL },
+	{ NULL, NULL, 0, 0, 0, 0, 0 }
+};
+
+/* The rules table's context: the results, and a table of offenders for each. */
+struct gate_json {
+	const struct pr_gate *g;
+	struct sa_table *off;
+};
+
+static void offender_cell(const struct sa_table *t, size_t row, const struct sa_col *c,
+			  enum sa_fmt fmt, struct sa_cell *x)
+{
+	const struct sa_result *r = t->ctx;
+
+	(void)fmt;
+	sa_cell_str(x, c->id == GC_NAME ? r->off[row].name : r->off[row].detail);
+}
+
+static void rule_cell(const struct sa_table *t, size_t row, const struct sa_col *c,
+		      enum sa_fmt fmt, struct sa_cell *x)
+{
+	const struct gate_json *gj = t->ctx;
+	const struct sa_result *r = &gj->g->res[row];
+
+	(void)fmt;
+	switch (c->id) {
+	case GC_RULE:
+		sa_cell_str(x, r->rule->text);
+		break;
+	case GC_WHERE:
+		sa_cell_str(x, r->rule->where);
+		break;
+	case GC_RESULT:
+		sa_cell_str(x, r->pass ? "pass" : "fail");
+		break;
+	case GC_SUMMARY:
+		sa_cell_str(x, r->summary);
+		break;
+	default:
+		x->kind = SA_CELL_TABLE;
+		x->sub = &gj->off[row];
+		break;
+	}
+}
+
+int pr_gate_json(const struct pr_gate *g)
+{
+	struct gate_json gj = { g, calloc(g->n + 1, sizeof(*gj.off)) };
+	struct sa_table rules = { rule_cols, GJ, g->error ? 0 : g->n, rule_cell, NULL, NULL, 0, 0,
+				  &gj };
+	struct sa_json j;
+	size_t i;
+
+	if (!gj.off)
+		return -1;
+	for (i = 0; i < g->n; i++) {
+		struct sa_table t = { offender_cols, GJ, g->res[i].noff, offender_cell, NULL, NULL,
+				      0, 0, &g->res[i] };
+
+		gj.off[i] = t;
+	}
 	sa_json_begin(&j, stdout);
 	sa_json_kstr(&j, "current", g->current);
 	if (g->baseline)
@@ -195,31 +297,13 @@ void pr_gate_json(const struct pr_gate *g)
 		sa_json_str(&j, g->notes[i]);
 	}
 	sa_json_close(&j);
+	if (g->error)	/* could not run: no rule judged */
+		sa_json_kstr(&j, "error", g->error);
 	sa_json_ku64(&j, "passed", g->n - failed(g));
 	sa_json_ku64(&j, "failed", failed(g));
 	sa_json_key(&j, "rules");
-	sa_json_open(&j, '[', 1);
-	for (i = 0; i < g->n; i++) {
-		const struct sa_result *r = &g->res[i];
-
-		sa_json_key(&j, NULL);
-		sa_json_open(&j, '{', 0);
-		sa_json_kstr(&j, "rule", r->rule->text);
-		sa_json_kstr(&j, "where", r->rule->where);
-		sa_json_kstr(&j, "result", r->pass ? "pass" : "fail");
-		sa_json_kstr(&j, "summary", r->summary);
-		sa_json_key(&j, "offenders");
-		sa_json_open(&j, '[', 0);
-		for (k = 0; k < r->noff; k++) {
-			sa_json_key(&j, NULL);
-			sa_json_open(&j, '{', 0);
-			sa_json_kstr(&j, "name", r->off[k].name);
-			sa_json_kstr(&j, "detail", r->off[k].detail);
-			sa_json_close(&j);
-		}
-		sa_json_close(&j);
-		sa_json_close(&j);
-	}
-	sa_json_close(&j);
+	sa_table_json(&rules, &j);
 	sa_json_end(&j);
+	free(gj.off);
+	return 0;
 }

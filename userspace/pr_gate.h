@@ -4,7 +4,9 @@
  * text (each rule PASS or FAIL, what was measured, the offenders), KTAP
  * (kselftest's format: each rule a test, `#` diagnostic lines naming the
  * offenders), JUnit XML (testsuites, testsuite, a testcase per rule, a
- * failure element with the offenders) and JSON.
+ * failure element with the offenders) and JSON.  A gate that could not
+ * run (@error) is one test in error: KTAP `not ok 1 ... # error`, JUnit
+ * an error element (errors="1"), JSON an "error" member.
  */
 #ifndef PR_GATE_H
 #define PR_GATE_H
@@ -22,11 +24,13 @@ struct pr_gate {
 	size_t nnotes;
 	const struct sa_result *res;
 	size_t n;
+	const char *error;	/* why the gate could not run (then no result), or NULL */
 };
 
 void pr_gate_text(const struct pr_gate *g);
 void pr_gate_ktap(const struct pr_gate *g);
 void pr_gate_junit(const struct pr_gate *g);
-void pr_gate_json(const struct pr_gate *g);
+/* JSON: 0, or -1 without memory (nothing written). */
+int pr_gate_json(const struct pr_gate *g);
 
 #endif /* PR_GATE_H */

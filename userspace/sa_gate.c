@@ -16,6 +16,7 @@
 
 enum { F_LIVE, F_OBJS, F_TOTAL, F_SLACK, NF };	/* the numbers summed per item */
 
+
 static const char *const type_names[] = { "kmalloc", "cache", "multi", "mixed" };
 
 /* --by type's name of a type column: kmalloc, cache, multi or mixed. */
@@ -134,6 +135,21 @@ void sa_result_free(struct sa_result *res)
 	free(res->off);
 	free(res->summary);
 	memset(res, 0, sizeof(*res));
+}
+
+int sa_gate_nothing(const struct sa_rule *r, struct sa_result *res, const char *what,
+		    const char *where, const char *hint)
+{
+	char *sel = r->nsel ? sa_gate_selection(r) : NULL;
+
+	if (r->nsel && !sel)
+		return -1;
+	res->pass = r->optional;
+	res->summary = sa_format("no %s%s%s in %s: nothing to judge (%s)", what,
+				 sel ? " of " : "", sel ? sel : "", where,
+				 r->optional ? "optional: it holds" : hint);
+	free(sel);
+	return res->summary ? 0 : -1;
 }
 
 /* ---- budgets: live, objs, slack, growth ---- */
@@ -299,10 +315,15 @@ static int eval_limit(const struct sa_gate_in *in, const struct sa_rule *r, stru
 						    r->pct || r->qty == SA_Q_OBJS ? "" : " bytes"), v))
 			goto out;
 	}
+	if (!n) {
+		ret = sa_gate_nothing(r, res, "call site", r->qty == SA_Q_GROWTH ?
+				      "the snapshot or the baseline" : "the snapshot",
+				      SA_GATE_HINT_LOADED);
+		goto out;
+	}
 	res->pass = !res->noff;
 	if (!r->scope)
-		res->summary = n ? sa_format("%s: %s (limit %s)", sel, what, lim) :
-				   sa_format("%s: none in the snapshot (limit %s)", sel, lim);
+		res->summary = sa_format("%s: %s (limit %s)", sel, what, lim);
 	else
 		res->summary = sa_format("%zu of %zu %s%s of %s over %s", res->noff, n,
 					 sa_scope_names[r->scope], n == 1 ? "" : "s", sel, lim);
@@ -354,6 +375,11 @@ static int eval_growing(const struct sa_gate_in *in, const struct sa_rule *r,
 				  dlive))
 			goto out;
 	}
+	if (!cg.n && !bg.n) {
+		ret = sa_gate_nothing(r, res, "call site", "the snapshot or the baseline",
+				      SA_GATE_HINT_LOADED);
+		goto out;
+	}
 	sel = sa_gate_selection(r);
 	res->pass = !res->noff;
 	res->summary = sel ? sa_format("%zu of %zu call sites of %s hold more objects than in the baseline",
@@ -371,8 +397,8 @@ out:
 static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struct sa_result *res)
 {
 	const struct sa_ujoin *uj = in->uj;
-	uint64_t objs = 0, unloads = 0, judged = 0;
-	const struct sa_unload *last = NULL, *last_off = NULL;
+	uint64_t objs = 0, unloads = 0, judged = 0, of_module = 0, sites = 0;
+	const struct sa_unload *last = NULL, *last_off = NULL, *last_mod = NULL;
 	char *sel = NULL, age[32], old[32];
 	size_t i, k;
 
@@ -387,18 +413,22 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 			if (r->sel[k].kind == SA_SEL_MODULE &&
 			    (strcmp(r->sel[k].arg, it->u->module) == 0) == r->sel[k].neg)
 				keep = 0;
+		of_module += keep && it->u != last_mod;
+		if (keep)
+			last_mod = it->u;
 		if (keep && it->s) {
-			struct sa_rule sites = *r;
+			struct sa_rule site = *r;
 
-			sites.nsel = 0;
-			sites.sel = calloc(r->nsel + 1, sizeof(*sites.sel));
-			if (!sites.sel)
+			site.nsel = 0;
+			site.sel = calloc(r->nsel + 1, sizeof(*site.sel));
+			if (!site.sel)
 				return -1;
 			for (k = 0; k < r->nsel; k++)
 				if (r->sel[k].kind != SA_SEL_MODULE)
-					sites.sel[sites.nsel++] = r->sel[k];
-			keep = sa_gate_selects(&sites, it->s->caller, it->s->type_str, 1);
-			free(sites.sel);
+					site.sel[site.nsel++] = r->sel[k];
+			keep = sa_gate_selects(&site, it->s->caller, it->s->type_str, 1);
+			free(site.sel);
+			sites += keep;
 		} else if (keep && it->rest && r->site_sel) {
 			keep = 0;
 		}
@@ -434,6 +464,16 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 		unloads += it->u != last_off;
 		last_off = it->u;
 	}
+	/* nothing seen: no unload of the modules named; sites named that are
+	 * neither among those unloads' sites nor retired rows of the snapshot */
+	if (!of_module)
+		return sa_gate_nothing(r, res, "unload", "the unloads file", SA_GATE_HINT_UNLOADED);
+	for (i = 0; r->site_sel && !sites && uj->snap && i < uj->snap->nrows; i++)
+		sites += uj->snap->rows[i].retired &&
+			 sa_gate_selects(r, uj->snap->rows[i].caller, uj->snap->rows[i].type_str, 1);
+	if (r->site_sel && !sites)
+		return sa_gate_nothing(r, res, "call site", "the unloads' sites or the snapshot's retired rows",
+			       SA_GATE_HINT_UNLOADED);
 	sel = sa_gate_selection(r);
 	res->pass = !res->noff;
 	res->summary = !sel ? NULL : res->noff ?
@@ -471,6 +511,8 @@ static int eval_live_after(const struct sa_gate_in *in, const struct sa_rule *r,
 		objs += row->v[SA_OBJS];
 		bytes += row->v[SA_LIVE];
 	}
+	if (!rows)
+		return sa_gate_nothing(r, res, "retired call site", "the snapshot", SA_GATE_HINT_UNLOADED);
 	sel = sa_gate_selection(r);
 	res->pass = !res->noff;
 	res->summary = !sel ? NULL : res->noff ?

@@ -5,6 +5,8 @@
  * file joined with the current snapshot), giving a result: pass or fail, a
  * line that says what was measured, and the offending items (call sites,
  * functions, modules, caches, unloads) with their numbers, worst first.
+ * A rule whose selection finds nothing in what it reads fails, saying so,
+ * unless it is `optional`.
  * The printers (pr_gate.c) write the results as text, KTAP, JUnit XML and
  * JSON; cmd_check.c adds the growing verdict of two detail files.
  */
@@ -50,6 +52,19 @@ int sa_gate_selects(const struct sa_rule *r, const char *caller, const char *typ
  * first.  0, or -1 without memory.
  */
 int sa_gate_eval(const struct sa_gate_in *in, const struct sa_rule *r, struct sa_result *res);
+
+/* Why a rule may select nothing, as its failure says (sa_gate_nothing()'s @hint). */
+#define SA_GATE_HINT_LOADED "a misspelt name, or did it never load or allocate?"
+#define SA_GATE_HINT_UNLOADED "a misspelt name, or did it never load or unload?"
+
+/*
+ * @r selected nothing in what it reads: a result whose summary is "no WHAT
+ * [of SELECTION] in WHERE: nothing to judge (HINT)", a failure unless the
+ * rule says `optional` (then it holds).  @res is @r's (sa_gate_eval()'s
+ * start).  0, or -1 without memory.
+ */
+int sa_gate_nothing(const struct sa_rule *r, struct sa_result *res, const char *what,
+		    const char *where, const char *hint);
 
 /* Add an offender (@name and @detail malloc()ed, taken; NULL: no memory). 0 or -1. */
 int sa_result_add(struct sa_result *res, char *name, char *detail, struct num v);

@@ -16,7 +16,7 @@
 
 #define MAX_WORDS 32
 #define RULE_FORMS "'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'"
-#define SELECTORS "per, module, function, site, cache, type, unloaded, loaded or not"
+#define SELECTORS "per, module, function, site, cache, type, unloaded, loaded, not or optional"
 
 const char *const sa_scope_names[] = { "", "site", "function", "module", "cache" };
 
@@ -138,6 +138,12 @@ static int parse_rest(struct rparser *p, struct sa_rule *r, size_t i)
 		}
 		if (is(w, "not") && !neg) {
 			neg = 1;
+			continue;
+		}
+		if (is(w, "optional") && !neg) {
+			if (r->optional)
+				return fail(p, w->col, "a second 'optional'; expected it once at most");
+			r->optional = 1;
 			continue;
 		}
 		k = which(w, sel_words, sizeof(sel_words) / sizeof(sel_words[0]));

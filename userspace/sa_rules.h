@@ -5,8 +5,9 @@
  * a comment, blank lines are skipped.  A rule is words separated by
  * blanks:
  *
- *   RULE      := no NOUN [SCOPE] {SELECTOR}
- *              | QUANTITY <= LIMIT [SCOPE] {SELECTOR}   (SCOPE, SELECTORs in any order)
+ *   RULE      := no NOUN [SCOPE] {SELECTOR} [optional]
+ *              | QUANTITY <= LIMIT [SCOPE] {SELECTOR} [optional]
+ *                (SCOPE, SELECTORs and optional in any order)
  *   NOUN      := growing | left-at-unload | live-after-unload
  *   QUANTITY  := live | objs | slack | growth
  *   LIMIT     := SIZE (64K, 2M: 1024 based) | PERCENT (10%, 12.5%: slack, growth)
@@ -15,6 +16,9 @@
  *              | [not] cache NAME | [not] type kmalloc|cache|multi|mixed
  *              | unloaded | loaded
  *
+ * A rule whose selection finds nothing in what it reads fails (a misspelt
+ * name, a driver that never loaded), unless it says `optional`: then it
+ * holds.
  * Every error says where (FILE:LINE:COLUMN, or --rule N:COLUMN), the rule,
  * what is wrong and what was expected.
  */
@@ -49,6 +53,7 @@ struct sa_rule {
 	struct sa_sel *sel;
 	size_t nsel;
 	int site_sel;		/* a positive function, site, cache or type selector */
+	int optional;		/* `optional`: selecting nothing holds */
 };
 
 struct sa_rules {
