@@ -250,8 +250,8 @@ static size_t detail_selected(const struct sa_rule *r, const struct sa_detail *d
 	size_t i, n = 0;
 
 	for (i = 0; i < d->nrows; i++)
-		n += sa_gate_selects(r, d->rows[i].caller, d->rows[i].type_str,
-				     sa_caller_unloaded(d->rows[i].caller) != 0);
+		n += sa_gate_selects(r, d->rows[i].site.caller, d->rows[i].site.type_str,
+				     sa_caller_unloaded(d->rows[i].site.caller) != 0);
 	return n;
 }
 
