@@ -216,6 +216,8 @@ static int load_all(struct check *C)
 				C->dcur.name, C->dcur.now, C->dbase.name, C->dbase.now);
 			return -1;
 		}
+		if (leaks_window(o, &C->dbase, &C->dcur))
+			return -1;
 	}
 	return 0;
 }

@@ -710,6 +710,11 @@ want "no growing module sa_test: 1 call site of module sa_test growing (--leaks:
 gate_rule rule-growing-detail 1 "no growing module sa_test" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
 want "no growing module vmlinux: 0 call sites of module vmlinux growing (--leaks: more live objects, the oldest 10 s or older)"
 gate_rule rule-growing-detail-pass 0 "no growing module vmlinux" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
+# detail files closer than --leaks-min-age (at least 10 s): no verdict, not a pass
+expect_err rule-growing-detail-short 1 "slabacct: fixtures/leaks_burst_old.txt and fixtures/leaks_burst_new.txt are 6 s apart: too short to tell growth from a burst (growing needs 10 s or more: --leaks-min-age, at least 10 s)" \
+	--check -R "no growing" --baseline-detail fixtures/leaks_burst_old.txt --detail fixtures/leaks_burst_new.txt $V
+expect_err rule-growing-detail-min-age 1 "slabacct: fixtures/leaks_old.txt and fixtures/leaks_new.txt are 10 s apart: too short to tell growth from a burst (growing needs 11 s or more: --leaks-min-age, at least 10 s)" \
+	--check -R "no growing" --leaks-min-age 11 --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
 want "no left-at-unload module sa_leak not function sa_leak_init: 1 of 1 unloads of module sa_leak not function sa_leak_init left 1 object still live at the unload" \
      "       sa_leak (load 1), unloaded 34s ago: sa_leak_work+0x22/0x60 [sa_leak] unloaded#1: 1 object (128 bytes) still live at the unload, oldest 15s; since: 1 freed, 0 still live"
 gate_rule rule-left-not 1 "no left-at-unload module sa_leak not function sa_leak_init" --unloads-file $U $R
@@ -1198,6 +1203,18 @@ if [ "$rc" = 0 ] && [ "$(grep -c ',growing,' "$TMP/out")" = 3 ]; then
 	pass leaks-min-age-0
 else
 	fail leaks-min-age-0 "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# a burst (files created) 6 s apart in a guest seconds old: too short to
+# tell, even with --leaks-min-age under the window; 10 s apart with
+# --leaks-min-age 11: too short too (the window is at least --leaks-min-age)
+expect leaks-burst 0 --leaks --leaks-min-age 5 fixtures/leaks_burst_old.txt fixtures/leaks_burst_new.txt
+expect leaks-burst-csv 0 --leaks --csv fixtures/leaks_burst_old.txt fixtures/leaks_burst_new.txt
+run leaks-min-age-11 --leaks --csv --leaks-min-age 11 $LO $LN
+if [ "$rc" = 0 ] && [ "$(grep -c ',too short to tell,' "$TMP/out")" = 1 ] &&
+   [ "$(grep -c ',growing,' "$TMP/out")" = 0 ]; then
+	pass leaks-min-age-11
+else
+	fail leaks-min-age-11 "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
 fi
 # live: the detail file read twice, --interval apart (replaced in between)
 cp $LO "$TMP/detail"
