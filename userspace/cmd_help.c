@@ -55,8 +55,8 @@ void opts_usage(FILE *fp)
 	      "                       VALUE the first sort key\n"
 	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
 	      "                       live, or -s's key; colour the slack %%, a legend) into\n"
-	      "                       FILE; -n sites drawn (default: 1/1000 of the whole\n"
-	      "                       and up, %d at least), the rest one tile per module\n"
+	      "                       FILE; of the first -n sites (default 300) those of\n"
+	      "                       %d square px and up drawn, the rest a tile per module\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "  -o, --output FILE    write to FILE: a temporary file renamed over it when\n"
@@ -136,6 +136,6 @@ void opts_usage(FILE *fp)
 	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: or a\n"
 	      "rule failed), 2 usage error.\n",
-	      METRICS_TOP, PR_SVG_TOP);
+	      METRICS_TOP, PR_SVG_MIN_AREA);
 }
 
