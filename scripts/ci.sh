@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
-#       | prefetch
+#       | shell-test | prefetch
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
 #         checkpatch --strict from its linux-source), the reader's host tests
-#         (ASan/UBSan), then every row of the kernel matrix.
+#         (ASan/UBSan), make shell driven through tmux (shell-test), then
+#         every row of the kernel matrix.
 # matrix: every row of the kernel matrix ($SA_ROWS to choose): per row the
 #         kernel and headers from Debian (cached), a W=1 build that must be
 #         silent, the in-guest selftests in a QEMU boot (boots run two at a
@@ -28,6 +29,9 @@
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
+# shell-test: make shell as a person meets it, through tmux
+#         (scripts/shell-test.sh): the prompt, the terminal's size, a
+#         command, exit.
 # prefetch: what the rows of $SA_ROWS will download (check and matrix
 #         run it in the background).
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
@@ -643,6 +647,7 @@ check)
 	start_prefetch
 	lint
 	log "lint and host tests: $SECONDS s"
+	"$SA_ROOT/scripts/shell-test.sh"
 	matrix
 	;;
 matrix)
@@ -687,6 +692,9 @@ shell)
 	build_row demo
 	boot_row shell "$out/shell"
 	;;
+shell-test)
+	"$SA_ROOT/scripts/shell-test.sh"
+	;;
 gate)
 	# docs/gate.md: the driver author's loop in a QEMU boot, the gate's
 	# verdict as the result: the fixed driver must pass, the leaking one
@@ -710,6 +718,6 @@ gate)
 	log "the gate passed the fixed driver and failed the leaking one; JUnit: build/gate/{fixed,leaking}.xml"
 	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|prefetch"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|shell-test|prefetch"
 	;;
 esac
