@@ -134,6 +134,18 @@ void opts_usage(FILE *fp)
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
+	      "Columns of the report (one row per call site; bytes unless said):\n"
+	      "  total                allocated (slab object sizes) since the load or reset\n"
+	      "  slack                total - req: lost to rounding up to the object size\n"
+	      "  req                  requested by the callers\n"
+	      "  live, live_req       allocated and requested, not yet freed\n"
+	      "  objs                 live objects\n"
+	      "  peak                 the most live seen (within the header's peak bound)\n"
+	      "  allocs/frees         allocations by the site / frees of its objects\n"
+	      "  frag%%                100 - 100 * req / total (perf kmem's): slack's share\n"
+	      "  type                 kmalloc, cache:NAME, cache:* (several caches), mixed\n"
+	      "  caller               symbol+0xoff/0xlen [module] (' unloaded#N': retired)\n"
+	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: or a\n"
 	      "rule failed), 2 usage error.\n",
 	      METRICS_TOP, PR_SVG_MIN_AREA);
