@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_leaks - leak suspects from the detail file (see cmd_leaks.h): each
- * site holding objects gets a verdict from its oldest object and its
- * growth, and the sites are ranked by verdict, then byte_secs; printed as
- * one column table in text, CSV or JSON.
+ * site holding objects gets a verdict from its oldest object, its growth
+ * and the window's length (growth over too short a window is no verdict),
+ * and the sites are ranked by verdict, then byte_secs; printed as one
+ * column table in text, CSV or JSON.
  */
 #include "cmd_leaks.h"
 
