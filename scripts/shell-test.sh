@@ -4,7 +4,8 @@
 # shell-test.sh [--cols C] [--rows R]
 #
 # `make shell` as a person at a terminal meets it, driven through tmux
-# (a private server, a detached pane of C x R, default 100 x 30): the
+# (a private server on a socket in build/shell-test, a detached pane of
+# C x R, default 100 x 30): the
 # guest must reach its prompt with few lines between QEMU's start and
 # the prompt (the kernel's messages go to a file, not the screen); in the
 # guest `stty size` must print the pane's size and `slabacct -n 3` the
@@ -30,10 +31,12 @@ command -v tmux >/dev/null || die "shell-test.sh needs tmux (scripts/setup-deps.
 dir="$SA_ROOT/build/shell-test"
 rm -rf "$dir"
 mkdir -p "$dir"
-sock="sa-shell-test-$$"
-tm() { tmux -L "$sock" "$@"; }
-# The server (and with it make shell and QEMU) goes whatever happens.
-trap 'tm kill-server 2>/dev/null || true' EXIT
+sock="$dir/tmux.sock"
+tm() { tmux -S "$sock" "$@"; }
+# The server (and with it make shell and QEMU) goes whatever happens,
+# interrupted too.
+trap 'tm kill-server 2>/dev/null || true; rm -f "$sock"' EXIT
+trap 'exit 1' INT TERM
 
 pane() { tm capture-pane -p -J -S - -t t; }
 
