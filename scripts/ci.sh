@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
-#       | board | prefetch
+#       | board | shell-test | prefetch
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
 #         checkpatch --strict from its linux-source), the reader's host tests
 #         (ASan/UBSan), make board for a kernel that needs a newer toolchain
-#         than this machine's, then every row of the kernel matrix.
+#         than this machine's, make shell driven through tmux (shell-test),
+#         then every row of the kernel matrix.
 # matrix: every row of the kernel matrix ($SA_ROWS to choose): per row the
 #         kernel and headers from Debian (cached), a W=1 build that must be
 #         silent, the in-guest selftests in a QEMU boot (boots run two at a
@@ -32,6 +33,9 @@
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
 # board:  check's make board step alone (board_check).
+# shell-test: make shell as a person meets it, through tmux
+#         (scripts/shell-test.sh): the prompt, the terminal's size, a
+#         command, exit.
 # prefetch: what the rows of $SA_ROWS will download (check and matrix
 #         run it in the background).
 # KVER, SUITE, ARCH, KCC... come from the sourced kernel.env.
@@ -741,7 +745,8 @@ check)
 	start_prefetch
 	lint
 	board_check
-	log "lint, host tests and make board: $SECONDS s"
+	"$SA_ROOT/scripts/shell-test.sh"
+	log "lint, host tests, make board and make shell: $SECONDS s"
 	matrix
 	;;
 matrix)
@@ -790,6 +795,9 @@ shell)
 	build_row demo
 	boot_row shell "$out/shell"
 	;;
+shell-test)
+	"$SA_ROOT/scripts/shell-test.sh"
+	;;
 gate)
 	# docs/gate.md: the driver author's loop in a QEMU boot, the gate's
 	# verdict as the result: the fixed driver must pass; the leaking one,
@@ -833,6 +841,6 @@ gate)
 	log "the gate passed the fixed driver, failed the leaking one, the failed insmod and the misspelt module, and could not run on the snapshot cut short (exit 2); JUnit: build/gate/{noload,fixed,leaking,typo,cut}.xml"
 	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|board|prefetch"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|board|shell-test|prefetch"
 	;;
 esac

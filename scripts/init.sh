@@ -13,7 +13,10 @@
 #          prefixed "SA_KTAP: ", with sa.ktap=console)
 #   demo   runs /demo.sh on the console
 #   bench  runs /bench/run.sh (make bench; results to /dev/ttyS1)
-#   shell  an interactive shell on the console
+#   shell  an interactive shell on the terminal: the command line's
+#          sa.tty= (a serial port that is not the kernel's console), else
+#          the console's own; its size from sa.rows= and sa.cols= (the host
+#          terminal's)
 # (test mode on a debug kernel: then lockdep's state and a kmemleak scan,
 # see debug_report), then prints SA_TAINT=<kernel taint> and powers off,
 # whatever happened.  SA_INIT, printed before anything of slab_account's
@@ -61,7 +64,13 @@ fi
 # From here on, leave by powering off, whatever fails.
 # shellcheck disable=SC2317 # (called by the trap)
 finish() {
-	echo "SA_TAINT=$(cat /proc/sys/kernel/tainted)"
+	if [ "$mode" = shell ]; then
+		# On a console shared with the terminal: erased from the
+		# screen as soon as written (run-qemu.sh finds it in the log).
+		printf 'SA_TAINT=%s\r\033[K\n' "$(cat /proc/sys/kernel/tainted)"
+	else
+		echo "SA_TAINT=$(cat /proc/sys/kernel/tainted)"
+	fi
 	sync
 	poweroff -f
 }
@@ -130,12 +139,16 @@ debug_report() {
 	fi
 }
 
-mode=test ktap=/dev/ttyS1 suite=slab_account
+mode=test ktap=/dev/ttyS1 suite=slab_account rows="" cols="" console="" tty=""
 for arg in $cmdline; do
 	case "$arg" in
 	sa.mode=*) mode=${arg#sa.mode=} ;;
 	sa.ktap=console) ktap=console ;;
 	sa.suite=*) suite=${arg#sa.suite=} ;;
+	sa.rows=*) rows=${arg#sa.rows=} ;;
+	sa.tty=*) tty=/dev/${arg#sa.tty=} ;;
+	sa.cols=*) cols=${arg#sa.cols=} ;;
+	console=*) console=${arg#console=} ;;
 	esac
 done
 echo "SA_MODE=$mode"
@@ -162,7 +175,19 @@ bench)
 	sh /bench/run.sh
 	;;
 shell)
-	setsid sh -c 'exec sh </dev/ttyS0 >/dev/ttyS0 2>&1'
+	[ -n "$tty" ] || tty=/dev/${console%%,*}
+	# The size is the open tty's: set it where the shell holds it open.
+	size=""
+	if [ -n "$rows" ] && [ -n "$cols" ]; then
+		size="stty rows $rows cols $cols || echo SA_STTY_FAILED=$rows:$cols >/dev/console; "
+	fi
+	if [ -d /sys/module/slab_account ]; then
+		what="slab_account is loaded: slabacct -n 10 -H; sh /demo.sh"
+	else
+		what="slab_account did not load (see dmesg)"
+	fi
+	echo "$what; dmesg for the boot; exit powers off" > "$tty"
+	setsid sh -c "exec <$tty >$tty 2>&1; ${size}exec sh"
 	;;
 *)
 	echo "SA_BAD_MODE: sa.mode=$mode (test, demo, bench or shell)"

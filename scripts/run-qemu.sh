@@ -29,9 +29,16 @@
 # patching CPU is the only one running then.  --icount needs one thread.
 # In
 # demo mode the guest's own output (kernel messages left out) is streamed
-# to stdout as it comes; shell mode puts the console on this terminal
-# (logged to DIR/console.log too) with no timeout: `exit` or `poweroff -f`
-# in the guest ends it, or Ctrl-A x.
+# to stdout as it comes.  Shell mode puts a shell on this terminal with no
+# timeout: `exit` or `poweroff -f` in the guest ends it, or Ctrl-A x.  On
+# x86 the terminal is the guest's second serial port (ttyS1, sa.tty=ttyS1;
+# the session logged to DIR/shell.log) and the first (ttyS0: the firmware,
+# the kernel's console, /init's markers) goes to DIR/console.log: no boot
+# message on the screen.
+# The machines with one UART share it: the kernel boots quiet there
+# (loglevel=3), DIR/console.log is the session.  The terminal's size goes
+# to the guest as sa.rows= and sa.cols= on the command line (/init sets
+# the shell's tty to it; a later resize is not passed on).
 # Fails on timeout (the whole boot is bounded), a QEMU error, or a guest
 # that did not reach its end (no SA_TAINT= line; not in shell mode).
 # A boot that does not reach /init (its line SA_INIT, printed before
@@ -109,6 +116,30 @@ riscv64)
 	;;
 *) die "run-qemu.sh: no QEMU set-up for $arch" ;;
 esac
+if [ "$mode" = shell ]; then
+	# The console (and QEMU's monitor: Ctrl-A c) on this terminal;
+	# Ctrl-C goes to the guest, Ctrl-A x quits.
+	con=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$out/shell.log"
+	     -mon chardev=con)
+	if [ "$arch" = amd64 ]; then
+		# ttyS0 (the kernel's console) the file, ttyS1 the terminal.
+		args=("${args[@]/file:$out\/ktap.log/chardev:con}")
+		extra="sa.tty=ttyS1 $extra"
+	else
+		args=("${args[@]/file:$out\/console.log/chardev:con}")
+		con[1]="stdio,id=con,mux=on,signal=off,logfile=$out/console.log"
+		extra="loglevel=3 $extra"
+	fi
+	args+=("${con[@]}")
+	rows="" cols=""
+	if [ -t 0 ]; then
+		read -r rows cols < <(stty size 2>/dev/null) || true
+	fi
+	case "$rows$cols" in
+	'' | *[!0-9]*) ;;
+	*) extra="sa.rows=$rows sa.cols=$cols $extra" ;;
+	esac
+fi
 args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
        -display none -monitor none -nic none
        -kernel "$kernel" -initrd "$initrd"
@@ -137,17 +168,17 @@ watch_boot() {
 
 kname=$(basename "$kernel") ic=""
 [ $icount = 0 ] || ic=", icount"
-log "booting ${kname#vmlinuz-} (mode $mode) under QEMU ($accel, $smp CPUs, ${mem} MB$ic), timeout $tmo s"
 start=$(date +%s)
 rc=0 hung=0
 if [ "$mode" = shell ]; then
-	# The console (and QEMU's monitor: Ctrl-A c) on this terminal, also
-	# logged to DIR/console.log; Ctrl-C goes to the guest, Ctrl-A x quits.
-	args=("${args[@]/file:$out\/console.log/chardev:con}"
-	      -chardev "stdio,id=con,mux=on,signal=off,logfile=$out/console.log"
-	      -mon chardev=con)
+	if [ "$arch" = amd64 ]; then
+		log "booting ${kname#vmlinuz-} (shell) under QEMU ($accel, $smp CPUs, ${mem} MB$ic): the kernel's messages go to $out/console.log, the session to $out/shell.log; \`exit' powers off, Ctrl-A x stops QEMU"
+	else
+		log "booting ${kname#vmlinuz-} (shell) under QEMU ($accel, $smp CPUs, ${mem} MB$ic): quiet boot, the session in $out/console.log (the rest: dmesg); \`exit' powers off, Ctrl-A x stops QEMU"
+	fi
 	"$qemu" "${args[@]}" || rc=$?
 else
+	log "booting ${kname#vmlinuz-} (mode $mode) under QEMU ($accel, $smp CPUs, ${mem} MB$ic), timeout $tmo s"
 	# The first boot that never reaches /init (no SA_INIT line on the
 	# console within --boot-timeout seconds: firmware or early kernel
 	# boot hung, before slab_account or any test ran) is stopped, its
@@ -201,17 +232,19 @@ fail() {
 [ $hung = 0 ] || fail "the guest did not reach /init in $btmo s, twice (see $out/console.log)"
 [ $rc -ne 124 ] || fail "guest timed out after $tmo s (see $out/console.log)"
 [ $rc -eq 0 ] || fail "qemu failed ($rc)"
-if [ "$arch" != amd64 ]; then
-	sed -n 's/^SA_KTAP: //p' "$out/console.log" > "$out/ktap.log"
-fi
 if [ "$mode" = shell ]; then
-	taint=$(grep -m 1 '^SA_TAINT=' "$out/console.log" | tr -d '\r') || true
+	# Anywhere in a line: on a shared UART a terminal query of the
+	# shell's line editing may precede it.
+	taint=$(grep -a -o -m 1 'SA_TAINT=[0-9]*' "$out/console.log") || true
 	if [ -n "$taint" ]; then
 		log "the guest powered off (kernel taint ${taint#SA_TAINT=})"
 	else
 		log "the guest was stopped (Ctrl-A x) without powering off"
 	fi
 	exit 0
+fi
+if [ "$arch" != amd64 ]; then
+	sed -n 's/^SA_KTAP: //p' "$out/console.log" > "$out/ktap.log"
 fi
 grep -q '^SA_TAINT=' "$out/console.log" ||
 	fail "guest did not finish (see $out/console.log)"

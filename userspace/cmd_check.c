@@ -221,6 +221,8 @@ static int load_all(struct check *C)
 			return cannot_run(C, sa_format("the detail file %s (now %" PRIu64 ") is not later than the baseline's %s (now %" PRIu64 "): the module was reloaded in between, or the files are swapped",
 						       C->dcur.name, C->dcur.now, C->dbase.name,
 						       C->dbase.now));
+		if (leaks_window(o, &C->dbase, &C->dcur))
+			return -1;
 	}
 	return 0;
 }

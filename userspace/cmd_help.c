@@ -55,8 +55,8 @@ void opts_usage(FILE *fp)
 	      "                       VALUE the first sort key\n"
 	      "      --svg FILE       a treemap picture (module, function, call site; area\n"
 	      "                       live, or -s's key; colour the slack %%, a legend) into\n"
-	      "                       FILE; -n sites drawn (default: 1/1000 of the whole\n"
-	      "                       and up, %d at least), the rest one tile per module\n"
+	      "                       FILE; of the first -n sites (default 300) those of\n"
+	      "                       %d square px and up drawn, the rest a tile per module\n"
 	      "      --summary-only   only the summary\n"
 	      "      --no-summary     only the rows\n"
 	      "      --width N        fit the text table to N columns, as on a terminal of\n"
@@ -84,7 +84,8 @@ void opts_usage(FILE *fp)
 	      "      --leaks          call sites holding old objects, and growing: reads the\n"
 	      "                       detail file twice --interval apart (default 10 s), or\n"
 	      "                       two saved snapshots OLD NEW, or with --once one\n"
-	      "                       snapshot [FILE]; verdicts growing, old and flat,\n"
+	      "                       snapshot [FILE]; verdicts growing, too short to tell\n"
+	      "                       (under --leaks-min-age or 10 s apart), old and flat,\n"
 	      "                       steady cache (--once: old, young); ranked by verdict,\n"
 	      "                       then bytes held x age (byte_secs)\n"
 	      "      --leaks-min-age SECS\n"
@@ -142,8 +143,20 @@ void opts_usage(FILE *fp)
 	      "  -h, --help           show this help and exit\n"
 	      "  -V, --version        show the version and exit\n"
 	      "\n"
+	      "Columns of the report (one row per call site; bytes unless said):\n"
+	      "  total                allocated (slab object sizes) since the load or reset\n"
+	      "  slack                total - req: lost to rounding up to the object size\n"
+	      "  req                  requested by the callers\n"
+	      "  live, live_req       allocated and requested, not yet freed\n"
+	      "  objs                 live objects\n"
+	      "  peak                 the most live seen (within the header's peak bound)\n"
+	      "  allocs/frees         allocations by the site / frees of its objects\n"
+	      "  frag%%                100 - 100 * req / total (perf kmem's): slack's share\n"
+	      "  type                 kmalloc, cache:NAME, cache:* (several caches), mixed\n"
+	      "  caller               symbol+0xoff/0xlen [module] (' unloaded#N': retired)\n"
+	      "\n"
 	      "Exit status: 0 success, 1 a file could not be read or parsed (--check: a\n"
 	      "rule failed), 2 usage error (--check: the gate could not run).\n",
-	      METRICS_TOP, PR_SVG_TOP);
+	      METRICS_TOP, PR_SVG_MIN_AREA);
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_leaks - leak suspects from the detail file (see cmd_leaks.h): each
- * site holding objects gets a verdict from its oldest object and its
- * growth, and the sites are ranked by verdict, then byte_secs; printed as
- * one column table in text, CSV or JSON.
+ * site holding objects gets a verdict from its oldest object, its growth
+ * and the window's length (growth over too short a window is no verdict),
+ * and the sites are ranked by verdict, then byte_secs; printed as one
+ * column table in text, CSV or JSON.
  */
 #include "cmd_leaks.h"
 
@@ -24,10 +25,26 @@
 #include "sa_table.h"
 #include "sa_time.h"
 
-enum verdict { V_GROWING, V_UNLOADED, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
+enum verdict { V_GROWING, V_UNLOADED, V_SHORT, V_FLAT, V_STEADY, V_OLD, V_YOUNG };
 static const char *const verdict_names[] = {
-	"growing", "left at unload", "old and flat", "steady cache", "old", "young",
+	"growing", "left at unload", "too short to tell", "old and flat", "steady cache", "old",
+	"young",
 };
+
+/*
+ * The shortest window (NEW now - OLD now, in seconds) over which growth is
+ * called growing: at least --leaks-min-age (objects added in a shorter
+ * window have not had the time to become old), and never under
+ * LEAKS_MIN_WINDOW (the module's clock counts whole seconds, and over a
+ * few seconds one step of a workload, files created or a cache filling
+ * up, reads as a rate).
+ */
+#define LEAKS_MIN_WINDOW 10
+
+static uint64_t min_window(const struct opts *o)
+{
+	return o->min_age > LEAKS_MIN_WINDOW ? o->min_age : LEAKS_MIN_WINDOW;
+}
 
 struct leak {
 	const struct dsite *s;	/* in NEW */
@@ -42,6 +59,7 @@ struct leaks {
 	uint64_t secs;		/* NEW now - OLD now */
 	struct leak *l;
 	size_t n, shown, total;	/* sites listed, shown (-n), holding objects */
+	size_t nshort;		/* sites too short to tell */
 };
 
 static int leak_cmp(const void *pa, const void *pb, void *ctx)
@@ -197,6 +215,9 @@ static void print_leaks(const struct leaks *L)
 		printf(", %" PRIu64 " s apart", L->secs);
 	fmt_age(a, sizeof(a), o->min_age);
 	printf(L->old ? "; steady cache: oldest under %s\n" : "; young: oldest under %s\n", a);
+	if (L->nshort)
+		printf("too short to tell: %zu call site%s grew in %" PRIu64 " s; growing needs %" PRIu64 " s or more (--leaks-min-age, at least %d s): read them further apart\n",
+		       L->nshort, L->nshort == 1 ? "" : "s", L->secs, min_window(o), LEAKS_MIN_WINDOW);
 	if (L->shown != L->total)
 		printf("call sites holding objects: %zu of %zu shown\n", L->shown, L->total);
 	putchar('\n');
@@ -260,9 +281,10 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 			t->verdict = V_STEADY;
 		else if ((!t->dobjs.neg && t->dobjs.mag) ||
 			 (!t->dobjs.mag && !t->dbytes.neg && t->dbytes.mag))
-			t->verdict = V_GROWING;
+			t->verdict = L->secs >= min_window(o) ? V_GROWING : V_SHORT;
 		else
 			t->verdict = V_FLAT;
+		L->nshort += t->verdict == V_SHORT;
 		L->n++;
 	}
 	if (sa_sort_array(L->l, L->n, sizeof(*L->l), leak_cmp, NULL)) {
@@ -276,7 +298,7 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 static int report_leaks(const struct opts *o, const struct sa_detail *old,
 			const struct sa_detail *new)
 {
-	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0 };
+	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0, 0 };
 	struct dsites ns, os;
 	int ret = -1;
 
@@ -291,14 +313,30 @@ static int report_leaks(const struct opts *o, const struct sa_detail *old,
 	return ret;
 }
 
+int leaks_window(const struct opts *o, const struct sa_detail *old, const struct sa_detail *new)
+{
+	char *t1, *t2;
+
+	if (new->now > old->now && new->now - old->now >= min_window(o))
+		return 0;
+	fprintf(stderr, "slabacct: %s and %s are %" PRIu64 " s apart: too short to tell growth from a burst (growing needs %" PRIu64 " s or more: --leaks-min-age, at least %d s)\n",
+		sa_esc_text(old->name, &t1), sa_esc_text(new->name, &t2),
+		new->now > old->now ? new->now - old->now : 0, min_window(o), LEAKS_MIN_WINDOW);
+	free(t1);
+	free(t2);
+	return -1;
+}
+
 int leaks_growing(const struct opts *o, const struct sa_detail *old, const struct sa_detail *new,
 		  int (*fn)(void *ctx, const struct leak_site *s), void *ctx)
 {
-	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0 };
+	struct leaks L = { o, old, new, 0, NULL, 0, 0, 0, 0 };
 	struct dsites ns, os;
 	size_t i;
 	int ret = -1;
 
+	if (leaks_window(o, old, new))
+		return -1;
 	if (build_leaks(o, old, new, &L, &ns, &os) == 0) {
 		for (i = 0; i < L.n && L.l[i].verdict == V_GROWING; i++) {
 			const struct leak *l = &L.l[i];

@@ -23,10 +23,17 @@ struct leak_site {
 };
 
 /*
+ * Whether @old -> @new is a window long enough for a growing verdict
+ * (--leaks-min-age, at least 10 s): 0, or -1 with the reason on stderr.
+ */
+int leaks_window(const struct opts *o, const struct sa_detail *old, const struct sa_detail *new);
+
+/*
  * Call @fn for each site of @old -> @new that --leaks (with @o's
  * --leaks-min-age and filters) calls growing, ranked as it ranks them,
  * until @fn returns non-zero.  0, or -1 (a message on stderr, or @fn's
- * refusal).
+ * refusal).  A window too short (leaks_window()) is refused: no verdict
+ * rather than none growing.
  */
 int leaks_growing(const struct opts *o, const struct sa_detail *old, const struct sa_detail *new,
 		  int (*fn)(void *ctx, const struct leak_site *s), void *ctx);

@@ -5,8 +5,10 @@
  * framed and named inside it, the call sites tiled inside those; a tile's
  * area is its first sort key (live bytes by default: what holds memory
  * now), its colour the share of it that is slack (green 0% to red 50% and
- * more, a scale in the legend), its label and tooltip the values.  The
- * call sites too small to draw one by one are one grey tile per module.
+ * more, a scale in the legend, which says so when every tile has the same
+ * share), its label and tooltip the values, the type (the cache) and the
+ * objects.  The call sites too small to draw one by one (under
+ * PR_SVG_MIN_AREA) are one paler tile per module, counted.
  */
 #include "pr_svg.h"
 
@@ -23,13 +25,16 @@
 #define SVG_HEAD 28		/* the title line */
 #define SVG_FOOT 34		/* the legend */
 #define DRAW_MAX 300		/* call sites drawn one by one, at most (without -n) */
-#define DRAW_SHARE 1000		/* ... those of 1/1000 of the whole at least */
+#define PLOT_W (SVG_W - 4)
+#define PLOT_H (SVG_H - SVG_HEAD - SVG_FOOT)
 
 struct leaf {
 	const char *mod, *func, *site;	/* site NULL: the module's rest */
+	const char *type;		/* the type column (NULL: the rest) */
 	size_t mlen, flen, slen;
 	uint64_t val;			/* the area's number */
 	uint64_t waste, of;		/* slack bytes of @of bytes (the colour) */
+	uint64_t objs, allocs, frees;	/* the rest: summed, 0 if beyond 2^64 - 1 */
 	size_t nsites;			/* the rest: how many call sites */
 };
 
@@ -161,6 +166,7 @@ struct svg {
 	int key, bytes, live;	/* the area's key; a number of bytes; colour of live */
 	uint64_t total;
 	const char *kname;
+	double lo, hi;		/* the least and most slack share of the tiles */
 };
 
 static void value_text(const struct svg *s, char *buf, size_t n, uint64_t v)
@@ -168,12 +174,23 @@ static void value_text(const struct svg *s, char *buf, size_t n, uint64_t v)
 	fmt_num(buf, n, (struct num){ v, 0 }, s->bytes, 1, 0);
 }
 
+static double share(uint64_t waste, uint64_t of)
+{
+	return of ? (double)waste / (double)of : 0;
+}
+
 /* green (0% slack) to red (50% and more) */
 static double hue(uint64_t waste, uint64_t of)
 {
-	double p = of ? (double)waste / (double)of : 0;
+	double p = share(waste, of);
 
 	return 120.0 * (1.0 - (p > 0.5 ? 0.5 : p) / 0.5);
+}
+
+/* Every tile's slack share the same to a tenth of a percent: one colour. */
+static int uniform(const struct svg *s)
+{
+	return (long)(1000 * s->lo + 0.5) == (long)(1000 * s->hi + 0.5);
 }
 
 /*
@@ -211,23 +228,33 @@ static void tile(const struct svg *s, const struct leaf *l, const struct box *b)
 	snprintf(fill, sizeof(fill), l->site ? "hsl(%.0f,70%%,55%%)" : "hsl(%.0f,40%%,78%%)",
 		 hue(l->waste, l->of));
 	printf("<g class=\"%s\"><title>", l->site ? "site" : "rest");
-	if (l->site)
+	if (l->site) {
 		sa_esc_str(stdout, l->site, SA_ESC_XML);
-	else
-		printf("%zu more call sites of ", l->nsites), sa_esc(stdout, l->mod, l->mlen, SA_ESC_XML);
-	printf("\n%s %s (%" PRIu64 ", %.1f%% of all)\nslack %.1f%% of %s</title>\n",
+		putchar('\n');
+		sa_esc_str(stdout, l->type, SA_ESC_XML);
+	} else {
+		printf("%zu more call site%s of ", l->nsites, l->nsites == 1 ? "" : "s");
+		sa_esc(stdout, l->mod, l->mlen, SA_ESC_XML);
+	}
+	printf("\n%s %s (%" PRIu64 ", %.1f%% of all)\nlive objects %" PRIu64 ", allocs/frees %" PRIu64 "/%" PRIu64 "\nslack %.1f%% of %s</title>\n",
 	       s->kname, v, l->val, s->total ? 100.0 * (double)l->val / (double)s->total : 0.0,
-	       l->of ? 100.0 * (double)l->waste / (double)l->of : 0.0, s->live ? "live" : "total");
+	       l->objs, l->allocs, l->frees, 100.0 * share(l->waste, l->of), s->live ? "live" : "total");
 	printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.6\"/>\n",
 	       b->x, b->y, b->w, b->h, fill);
 	if (l->site) {
-		label(b, l->site, l->slen, v, 0, 0);
+		char vt[96];
+		const char *c = !strncmp(l->type, "cache:", 6) ? l->type + 6 : l->type;
+
+		/* the value, and the cache (or type) where the tile is wide enough */
+		snprintf(vt, sizeof(vt), "%s %s", v, c);
+		label(b, l->site, l->slen, strlen(vt) <= 40 && (size_t)((b->w - 6) / 6.2) >= strlen(vt) ?
+		      vt : v, 0, 0);
 	} else {
 		char t[48];
 
 		printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#rest)\"/>\n",
 		       b->x, b->y, b->w, b->h);
-		snprintf(t, sizeof(t), "%zu more sites", l->nsites);
+		snprintf(t, sizeof(t), "%zu more site%s", l->nsites, l->nsites == 1 ? "" : "s");
 		label(b, t, strlen(t), v, 0, 0);
 	}
 	fputs("</g>\n", stdout);
@@ -257,31 +284,50 @@ static struct box frame(const struct svg *s, const char *cls, const char *name, 
 	return b;
 }
 
-static void legend(const struct svg *s, size_t drawn, size_t rest)
+/*
+ * The legend: the colour scale (or, when every tile has the same slack
+ * share, that it is uniform), the call sites drawn one by one, those in
+ * the paler tiles and those with a value of 0, not drawn.
+ */
+static void legend(const struct svg *s, size_t drawn, size_t rest, size_t zero)
 {
 	double y = SVG_H - SVG_FOOT + 8;
 
 	printf("<defs><pattern id=\"rest\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
 	       "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#ffffff\" stroke-width=\"2\"/></pattern>"
 	       "<linearGradient id=\"slack\"><stop offset=\"0\" stop-color=\"hsl(120,70%%,55%%)\"/>"
-	       "<stop offset=\"0.5\" stop-color=\"hsl(60,70%%,55%%)\"/><stop offset=\"1\" stop-color=\"hsl(0,70%%,55%%)\"/></linearGradient></defs>\n"
-	       "<g class=\"legend\"><text x=\"6\" y=\"%.1f\">colour: slack, the share of the %s bytes allocated beyond the request</text>\n"
-	       "<rect x=\"420\" y=\"%.1f\" width=\"200\" height=\"12\" fill=\"url(#slack)\" stroke=\"#333333\" stroke-width=\"0.5\"/>\n"
-	       "<text x=\"420\" y=\"%.1f\">0%%</text><text x=\"508\" y=\"%.1f\">25%%</text><text x=\"592\" y=\"%.1f\">50%%+</text>\n",
-	       y + 10, s->live ? "live" : "", y, y + 24, y + 24, y + 24);
-	printf("<rect x=\"650\" y=\"%.1f\" width=\"16\" height=\"12\" fill=\"hsl(60,40%%,78%%)\"/>"
-	       "<rect x=\"650\" y=\"%.1f\" width=\"16\" height=\"12\" fill=\"url(#rest)\"/>"
-	       "<text x=\"672\" y=\"%.1f\">%zu call sites too small to draw one by one: a paler tile per module</text>\n"
-	       "<text x=\"650\" y=\"%.1f\">area: %s; %zu call sites drawn; tooltips give the numbers</text></g>\n",
-	       y, y, y + 10, rest, y + 24, s->kname, drawn);
+	       "<stop offset=\"0.5\" stop-color=\"hsl(60,70%%,55%%)\"/><stop offset=\"1\" stop-color=\"hsl(0,70%%,55%%)\"/></linearGradient></defs>\n");
+	if (uniform(s)) {
+		printf("<g class=\"legend\"><text x=\"6\" y=\"%.1f\">colour: slack is %.1f%% of the %s bytes on every tile: uniform, the colour tells none apart</text>\n",
+		       y + 10, 100.0 * s->lo, s->live ? "live" : "allocated");
+	} else {
+		printf("<g class=\"legend\"><text x=\"6\" y=\"%.1f\">colour: slack, the share of the %sbytes allocated beyond the request</text>\n"
+		       "<rect x=\"420\" y=\"%.1f\" width=\"200\" height=\"12\" fill=\"url(#slack)\" stroke=\"#333333\" stroke-width=\"0.5\"/>\n"
+		       "<text x=\"420\" y=\"%.1f\">0%%</text><text x=\"508\" y=\"%.1f\">25%%</text><text x=\"592\" y=\"%.1f\">50%%+</text>\n",
+		       y + 10, s->live ? "live " : "", y, y + 24, y + 24, y + 24);
+		printf("<text x=\"6\" y=\"%.1f\">tiles from %.1f%% to %.1f%%</text>\n",
+		       y + 24, 100.0 * s->lo, 100.0 * s->hi);
+	}
+	if (rest)
+		printf("<rect x=\"650\" y=\"%.1f\" width=\"16\" height=\"12\" fill=\"hsl(60,40%%,78%%)\"/>"
+		       "<rect x=\"650\" y=\"%.1f\" width=\"16\" height=\"12\" fill=\"url(#rest)\"/>"
+		       "<text x=\"672\" y=\"%.1f\">%zu call site%s under %d px\xc2\xb2 each: a paler tile per module</text>\n",
+		       y, y, y + 10, rest, rest == 1 ? "" : "s", PR_SVG_MIN_AREA);
+	else
+		printf("<text x=\"650\" y=\"%.1f\">every call site drawn one by one</text>\n", y + 10);
+	printf("<text x=\"650\" y=\"%.1f\">area: %s; %zu call site%s drawn", y + 24, s->kname, drawn,
+	       drawn == 1 ? "" : "s");
+	if (zero)
+		printf(", %zu with %s 0 left out", zero, s->kname);
+	fputs("; tooltips give the numbers</text></g>\n", stdout);
 }
 
 int pr_svg(const struct sa_rows *rows)
 {
 	const struct sa_file *f = rows->new;
 	const struct sa_item *items = rows->items;
-	struct svg s = { rows->sel->keys[0], 0, 0, 0, NULL };
-	size_t n = rows->nall, nl = 0, i, j, k, nm, nf, drawn, rest = 0, nsites;
+	struct svg s = { rows->sel->keys[0], 0, 0, 0, NULL, 1, 0 };
+	size_t n = rows->nall, nl = 0, i, j, k, nm, nf, ntop, rest = 0, zero = 0, nsites;
 	struct leaf *lv = calloc(n + 1, sizeof(*lv));
 	struct group *mg = calloc(n + 1, sizeof(*mg)), *fg = calloc(n + 1, sizeof(*fg));
 	struct box *mb = calloc(n + 1, sizeof(*mb)), *fb = calloc(n + 1, sizeof(*fb));
@@ -305,18 +351,20 @@ int pr_svg(const struct sa_rows *rows)
 			free(tmp);
 			goto out;
 		}
-	/* drawn one by one: -n's, or those of 1/1000 of the whole (300 at most) */
-	drawn = rows->sel->top ? rows->n : 0;
-	while (!rows->sel->top && drawn < n && drawn < DRAW_MAX &&
-	       (drawn < PR_SVG_TOP || items[drawn].v[s.key].mag >= s.total / DRAW_SHARE))
-		drawn++;
+	/*
+	 * Drawn one by one: of the first -n (without -n, 300), those whose
+	 * share of the picture is PR_SVG_MIN_AREA square pixels at least.
+	 */
+	ntop = rows->sel->top ? rows->n : DRAW_MAX;
 	for (i = 0; i < n; i++) {
 		const struct sa_row *r = items[i].row;
 		struct leaf *l = &lv[nl];
 		struct sa_caller c;
 
-		if (!items[i].v[s.key].mag)
+		if (!items[i].v[s.key].mag) {
+			zero++;
 			continue;
+		}
 		sa_caller_split(r->caller, &c);
 		l->mod = c.mod ? c.mod : "vmlinux";
 		l->mlen = c.mod ? c.mlen : 7;
@@ -334,9 +382,14 @@ int pr_svg(const struct sa_rows *rows)
 		l->val = items[i].v[s.key].mag;
 		l->waste = s.live ? r->v[SA_LIVE] - r->v[SA_LIVE_REQ] : r->v[SA_SLACK];
 		l->of = s.live ? r->v[SA_LIVE] : r->v[SA_TOTAL];
-		if (i < drawn) {
+		l->objs = r->v[SA_OBJS];
+		l->allocs = r->v[SA_ALLOCS];
+		l->frees = r->v[SA_FREES];
+		if (i < ntop && (double)l->val * PLOT_W * PLOT_H >=
+				(double)PR_SVG_MIN_AREA * (double)s.total) {
 			l->site = r->caller;
 			l->slen = c.slen;
+			l->type = r->type_str;
 		} else {
 			l->nsites = 1;
 			rest++;
@@ -355,12 +408,25 @@ int pr_svg(const struct sa_rows *rows)
 			lv[j - 1].nsites++;
 			if (sa_add_u64(&lv[j - 1].waste, lv[i].waste) || sa_add_u64(&lv[j - 1].of, lv[i].of))
 				lv[j - 1].waste = lv[j - 1].of = 0;	/* no colour: grey anyway */
+			if (sa_add_u64(&lv[j - 1].objs, lv[i].objs) ||
+			    sa_add_u64(&lv[j - 1].allocs, lv[i].allocs) ||
+			    sa_add_u64(&lv[j - 1].frees, lv[i].frees))
+				lv[j - 1].objs = lv[j - 1].allocs = lv[j - 1].frees = 0;
 			continue;
 		}
 		lv[j++] = lv[i];
 	}
 	nsites = nl;
 	nl = j;
+	/* the range of the tiles' slack shares (the legend's) */
+	for (i = 0; i < nl; i++) {
+		double p = share(lv[i].waste, lv[i].of);
+
+		s.lo = p < s.lo ? p : s.lo;
+		s.hi = p > s.hi ? p : s.hi;
+	}
+	if (!nl)
+		s.lo = 0;
 
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n"
@@ -376,7 +442,7 @@ int pr_svg(const struct sa_rows *rows)
 	nm = make_groups(lv, 0, nl, 0, mg);
 	for (i = 0; i < nm; i++)
 		v[i] = (double)mg[i].val;
-	squarify(v, nm, (struct box){ 2, SVG_HEAD, SVG_W - 4, SVG_H - SVG_HEAD - SVG_FOOT }, mb);
+	squarify(v, nm, (struct box){ 2, SVG_HEAD, PLOT_W, PLOT_H }, mb);
 	for (i = 0; i < nm; i++) {
 		const struct leaf *m = &lv[mg[i].start];
 		struct box in = frame(&s, "module", m->mod, m->mlen, mg[i].val, mb[i], "#333333", 15);
@@ -400,7 +466,7 @@ int pr_svg(const struct sa_rows *rows)
 				tile(&s, &lv[fg[j].start + k], &sb[k]);
 		}
 	}
-	legend(&s, nsites - rest, rest);
+	legend(&s, nsites - rest, rest, zero);
 	fputs("</svg>\n", stdout);
 	ret = 0;
 out:

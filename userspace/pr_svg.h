@@ -9,7 +9,12 @@
 
 #include "sa_rows.h"
 
-#define PR_SVG_TOP 30		/* call sites drawn one by one at least, without -n */
+/*
+ * A call site drawn on its own has a share of the picture's area (before
+ * the frames take theirs) of at least this many square pixels, about
+ * 24 x 24; the smaller ones are counted in a tile per module.
+ */
+#define PR_SVG_MIN_AREA 600
 
 /* The treemap of @r; 0, or -1 (a message said why). */
 int pr_svg(const struct sa_rows *r);

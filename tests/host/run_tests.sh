@@ -422,10 +422,14 @@ fi
 
 # ---- --svg: a treemap, rendered in headless Chromium ----
 
+# By total load_elf_binary's 640 bytes of 1091844 are 517 square pixels of
+# the picture, under PR_SVG_MIN_AREA: its module's paler tile, counted.
 run svg --svg "$TMP/t.svg" -s total $V
 sites=$(grep -c '^<g class="site">' "$TMP/t.svg")
-if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ "$sites" != 6 ]; then
-	fail svg "exit status $rc, $sites call sites drawn, want 6"
+if [ "$rc" != 0 ] || [ -s "$TMP/out" ] || [ "$sites" != 5 ] ||
+   ! grep -q '^<g class="rest"><title>1 more call site of binfmt_misc$' "$TMP/t.svg" ||
+   ! grep -q '>1 call site under 600 px² each: a paler tile per module<' "$TMP/t.svg"; then
+	fail svg "exit status $rc, $sites call sites drawn, want 5 and binfmt_misc's rest"
 elif command -v python3 >/dev/null 2>&1 &&
      ! python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$TMP/t.svg" 2>"$TMP/err"; then
 	fail svg "not well-formed XML: $(cat "$TMP/err")"
@@ -437,7 +441,7 @@ fi
 run svg-live --svg "$TMP/live.svg" $V
 if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="site">' "$TMP/live.svg")" = 5 ] &&
    ! grep -q 'sa_test_big' "$TMP/live.svg" &&
-   grep -q '>sa_test_cache_alloc+0x1c/0x50<tspan [^>]*>13.1K</tspan></text>' "$TMP/live.svg" &&
+   grep -q '>sa_test_cache_alloc+0x1c/0x50<tspan [^>]*>13.1K sa_test_cache</tspan></text>' "$TMP/live.svg" &&
    grep -q '^<g class="legend">' "$TMP/live.svg" && grep -q 'live 21.6K in 5 call sites' "$TMP/live.svg"; then
 	pass svg-live
 else
@@ -468,6 +472,21 @@ if [ "$rc" = 0 ] && [ "$(grep -c '^<g class="module">' "$TMP/t3.svg")" = 1 ] &&
 else
 	fail svg-filtered "exit status $rc: $(grep '^<g class="module">' "$TMP/t3.svg")"
 fi
+# sixty similar small sites: none drawn as a sliver, all sixty counted in
+# their module's tile; the three holding nothing counted as left out; the
+# tooltips give the cache and the objects
+expect svg-many 0 --svg - fixtures/svg_many.txt
+if grep -q '^<g class="rest"><title>60 more call sites of sa_test$' expected/svg-many.out &&
+   grep -q '>60 call sites under 600 px² each: a paler tile per module<' expected/svg-many.out &&
+   grep -q '5 call sites drawn, 3 with live 0 left out' expected/svg-many.out &&
+   grep -A3 '^<g class="site"><title>alloc_inode+0x59/0xc0$' expected/svg-many.out |
+	grep -q '^live objects 300, allocs/frees 600/300$'; then
+	pass svg-many-checked
+else
+	fail svg-many-checked "expected/svg-many.out lacks the rest tile, the legend's counts or the tooltip"
+fi
+# the same slack share everywhere: the legend says the colour is uniform
+expect svg-uniform 0 --svg - fixtures/svg_uniform.txt
 # the total is a sum, never wrapped
 {
 	head -n 22 $V | sed 's/^number of callers: 6/number of callers: 2/'
@@ -772,6 +791,11 @@ want "no growing module sa_test: 1 call site of module sa_test growing (--leaks:
 gate_rule rule-growing-detail 1 "no growing module sa_test" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
 want "no growing module vmlinux: 0 call sites of module vmlinux growing (--leaks: more live objects, the oldest 10 s or older)"
 gate_rule rule-growing-detail-pass 0 "no growing module vmlinux" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
+# detail files closer than --leaks-min-age (at least 10 s): no verdict, not a pass
+expect_err rule-growing-detail-short 2 "slabacct: fixtures/leaks_burst_old.txt and fixtures/leaks_burst_new.txt are 6 s apart: too short to tell growth from a burst (growing needs 10 s or more: --leaks-min-age, at least 10 s)" \
+	--check -R "no growing" --baseline-detail fixtures/leaks_burst_old.txt --detail fixtures/leaks_burst_new.txt $V
+expect_err rule-growing-detail-min-age 2 "slabacct: fixtures/leaks_old.txt and fixtures/leaks_new.txt are 10 s apart: too short to tell growth from a burst (growing needs 11 s or more: --leaks-min-age, at least 10 s)" \
+	--check -R "no growing" --leaks-min-age 11 --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt $V
 want "no left-at-unload module sa_leak not function sa_leak_init: 1 of 1 unloads of module sa_leak not function sa_leak_init left 1 object still live at the unload" \
      "       sa_leak (load 1), unloaded 34s ago: sa_leak_work+0x22/0x60 [sa_leak] unloaded#1: 1 object (128 bytes) still live at the unload, oldest 15s; since: 1 freed, 0 still live"
 gate_rule rule-left-not 1 "no left-at-unload module sa_leak not function sa_leak_init" --unloads-file $U $R
@@ -1621,6 +1645,18 @@ if [ "$rc" = 0 ] && [ "$(grep -c ',growing,' "$TMP/out")" = 3 ]; then
 	pass leaks-min-age-0
 else
 	fail leaks-min-age-0 "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# a burst (files created) 6 s apart in a guest seconds old: too short to
+# tell, even with --leaks-min-age under the window; 10 s apart with
+# --leaks-min-age 11: too short too (the window is at least --leaks-min-age)
+expect leaks-burst 0 --leaks --leaks-min-age 5 fixtures/leaks_burst_old.txt fixtures/leaks_burst_new.txt
+expect leaks-burst-csv 0 --leaks --csv fixtures/leaks_burst_old.txt fixtures/leaks_burst_new.txt
+run leaks-min-age-11 --leaks --csv --leaks-min-age 11 $LO $LN
+if [ "$rc" = 0 ] && [ "$(grep -c ',too short to tell,' "$TMP/out")" = 1 ] &&
+   [ "$(grep -c ',growing,' "$TMP/out")" = 0 ]; then
+	pass leaks-min-age-11
+else
+	fail leaks-min-age-11 "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
 fi
 # live: the detail file read twice, --interval apart (replaced in between)
 cp $LO "$TMP/detail"
