@@ -402,6 +402,22 @@ if command -v promtool >/dev/null 2>&1; then
 else
 	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
 fi
+# The rules file: promtool check rules, and its unit tests (input series,
+# the alerts that must fire and those that must not)
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check rules ../../userspace/slab_account.rules.yml >"$TMP/err" 2>&1; then
+		pass "promtool check rules"
+	else
+		fail "promtool check rules" "$(tail -5 "$TMP/err")"
+	fi
+	if promtool test rules slab_account.rules.test.yml >"$TMP/err" 2>&1; then
+		pass "promtool test rules"
+	else
+		fail "promtool test rules" "$(tail -20 "$TMP/err")"
+	fi
+else
+	echo "skip cli: promtool check rules, test rules (no promtool: scripts/setup-deps.sh installs prometheus)"
+fi
 
 # ---- --folded ----
 
