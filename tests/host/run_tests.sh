@@ -418,6 +418,20 @@ if command -v promtool >/dev/null 2>&1; then
 else
 	echo "skip cli: promtool check rules, test rules (no promtool: scripts/setup-deps.sh installs prometheus)"
 fi
+# End to end: a real node exporter and prometheus server on 127.0.0.1
+# scrape slabacct's exposition of two snapshots (prom_e2e.sh)
+./prom_e2e.sh "$SLABACCT" >"$TMP/e2e" 2>&1
+e2e_rc=$?
+while read -r word rest; do
+	case $word in
+	ok) pass "${rest#prom-e2e: }" ;;
+	FAIL) fail "${rest%%: *}" "${rest#*: }" ;;
+	skip) echo "skip cli: $rest" ;;
+	esac
+done <"$TMP/e2e"
+if [ $e2e_rc != 0 ] && [ $e2e_rc != 4 ] && ! grep -q '^FAIL' "$TMP/e2e"; then
+	fail prom-e2e "exit status $e2e_rc: $(tail -3 "$TMP/e2e")"
+fi
 
 # ---- --folded ----
 
