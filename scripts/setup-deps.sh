@@ -13,7 +13,7 @@ pkgs=(build-essential bc bison flex libelf-dev kmod cpio xz-utils zstd debootstr
       gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-riscv64-linux-gnu
       libc6-dev-riscv64-cross dwarves sparse perl python3 file
       ca-certificates clang libclang-rt-14-dev dkms openssl
-      prometheus chromium trace-cmd libxml2-utils tmux
+      prometheus prometheus-node-exporter chromium trace-cmd libxml2-utils tmux
       libbpf-dev bpftool zlib1g-dev libzstd-dev)
 [ $# -eq 0 ] || pkgs=("$@")
 missing=()

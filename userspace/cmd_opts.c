@@ -55,7 +55,7 @@ enum {
 	O_ALL, O_FROM_TRACE, O_KALLSYMS, O_LEAKS, O_MIN_AGE, O_ADVISE,
 	O_DETAIL, O_WATCH, O_INTERVAL, O_COUNT, O_ONCE, O_BATCH, O_DELTA,
 	O_UNLOADS, O_CHECK, O_RULE, O_RULES, O_BASELINE, O_BASELINE_DETAIL,
-	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE, O_WIDTH, O_FULL_SUMMARY,
+	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE, O_WIDTH, O_FULL_SUMMARY, O_TOPK,
 	P_FILE,		/* a FILE argument */
 	P_OUTPUT_FILE,	/* -o names a file (not -) */
 	P_SORT_NOTNUM,	/* the first sort key is frag or caller */
@@ -175,6 +175,7 @@ static const struct compat compat[] = {
 		{ B(O_DIFF), "--prometheus writes one file's metrics: not with --diff" },
 		{ B(O_DELTA), "--prometheus has counters: --delta does not go with it" },
 		{ B(P_WATCH_STDOUT), "--watch --prometheus replaces -o FILE at each refresh: give it a file (expositions appended to standard output are not one exposition)" } } },
+	{ O_TOPK, B(O_PROM), "--top-k bounds the series of --prometheus: use -n for the other formats", 0, { { 0, NULL } } },
 	{ O_CSV, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--csv has rows only: --summary-only does not go with it" } } },
 	{ O_WIDTH, 0, NULL, 0, {
@@ -190,12 +191,14 @@ static const struct why exclusive[] = {
 	{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--summary-only and --no-summary exclude each other" },
 	{ B(O_ONCE) | B(P_COUNT_MANY), "--once and --count exclude each other" },
 	{ B(O_KMALLOC) | B(O_CACHE), "--kmalloc and --cache exclude each other" },
+	{ B(O_TOP) | B(O_TOPK), "--top and --top-k exclude each other (with --prometheus they are the same bound)" },
 };
 
 static const struct option long_opts[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "reverse", no_argument, NULL, 'r' },
 	{ "top", required_argument, NULL, 'n' },
+	{ "top-k", required_argument, NULL, 256 + O_TOPK },
 	{ "kmalloc", no_argument, NULL, 256 + O_KMALLOC },
 	{ "cache", optional_argument, NULL, 256 + O_CACHE },
 	{ "module", required_argument, NULL, 'm' },
@@ -380,6 +383,9 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		break;
 	case O_TOP:
 		o->sel.top = positive("--top", arg);
+		break;
+	case O_TOPK:
+		o->sel.top = positive("--top-k", arg);
 		break;
 	case O_MIN:
 		o->sel.min = parse_size("--min", arg);

@@ -2,8 +2,10 @@
 /*
  * pr_metrics - the Prometheus text exposition format 0.0.4 (see
  * pr_metrics.h): one family per summary line and per column, HELP and
- * TYPE for each, one series per call site (rows of the same caller and
- * type merged) and one for the rest.
+ * TYPE for each; per column, one series per call site of the top K (rows
+ * of the same caller and type merged), then the rest summed per module
+ * (K modules: those of the K sites first, then those holding most) and the
+ * remainder as one series, so that the series add up to the summary and sum by (module) stays exact.
  */
 #include "pr_metrics.h"
 
@@ -76,13 +78,19 @@ static void metric_head(const char *name, const char *type, const char *help)
 	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* The labels of a row: function (the symbol), module ("vmlinux" for the kernel), site (the caller), type. */
-static void site_labels(const struct sa_row *r)
+/*
+ * The labels of a row: function (the symbol), module ("vmlinux" for the
+ * kernel), site (the caller), type.  Without a row, the labels of a sum of
+ * the other call sites: of module @mod, or with @mod NULL of all the rest.
+ */
+static void site_labels(const struct sa_row *r, const char *mod)
 {
 	struct sa_caller c;
 
 	if (!r) {
-		fputs("{function=\"other\",module=\"other\",site=\"other\",type=\"other\"}", stdout);
+		fputs("{function=\"other\",module=", stdout);
+		sa_esc_str(stdout, mod ? mod : "other", SA_ESC_LABEL);
+		fputs(",site=\"other\",type=\"other\"}", stdout);
 		return;
 	}
 	sa_caller_split(r->caller, &c);
@@ -143,20 +151,86 @@ static void print_summary(const struct sa_file *f)
 	}
 }
 
+/* The other call sites of one module, summed. */
+struct mod_other {
+	const char *name;	/* the module, "vmlinux" for the kernel */
+	const uint64_t *v;	/* its sums */
+	int has_site;		/* it has a call site among the K */
+	uint64_t rank;		/* what it is ranked by */
+	size_t order;		/* its place in module name order */
+};
+
+/*
+ * The modules with a call site among the K first, then the most first;
+ * equal ones in module name order.
+ */
+static int mod_other_cmp(const void *a, const void *b)
+{
+	const struct mod_other *x = a, *y = b;
+
+	if (x->has_site != y->has_site)
+		return y->has_site - x->has_site;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? 1 : -1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The name of @row's module, malloc()ed: MODULE, or "vmlinux". */
+static char *module_dup(const struct sa_row *row)
+{
+	struct sa_caller c;
+	const char *m;
+	size_t len;
+	char *s;
+
+	sa_caller_split(row->caller, &c);
+	m = c.mod ? c.mod : "vmlinux";
+	len = c.mod ? c.mlen : strlen(m);
+	s = malloc(len + 1);
+	if (s) {
+		memcpy(s, m, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/*
+ * The bound said in each call-site family's HELP: @k sites by the sort
+ * key @key, the rest per module (@k at most), then one series.
+ */
+static void print_bound(uint64_t k, int key)
+{
+	printf(" Bound: K=%" PRIu64 " call sites by %s (--top-k), then site=\"other\" per module"
+	       " for K modules (theirs first, then those holding most), then module=\"other\".",
+	       k, sa_key_name(key));
+}
+
 int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err)
 {
 	const struct sa_file *f = r->new;
+	const struct sa_select *sel = r->sel;
 	struct sa_merge_in *in = calloc(r->n + 1, sizeof(*in));
 	const uint64_t **v = calloc(r->n + 1, sizeof(*v));	/* by item: its series' sums */
 	char *shown = calloc(f->nrows + 1, 1);
+	struct sa_merge_in *oin = calloc(f->nrows + 1, sizeof(*oin));	/* the other rows */
+	char **onames = calloc(f->nrows + 1, sizeof(*onames));	/* and their modules */
+	char **snames = calloc(r->n + 1, sizeof(*snames));	/* the modules of the K, sorted */
+	struct mod_other *mods = NULL;
 	uint64_t other[SA_NFIELDS] = { 0 };
-	struct sa_groups g = { NULL, 0, NULL };
+	struct sa_groups g = { NULL, 0, NULL }, og = { NULL, 0, NULL };
 	struct sa_merge_err e;
-	size_t i, k;
-	int ret = -1;
+	uint64_t k_sites = sel->top ? sel->top : r->n;
+	int rank = sel->keys[0] < SA_NFIELDS ? sel->keys[0] : SA_TOTAL;
+	size_t i, k, nother = 0, nmods = 0, nsnames = 0;
+	int ret = -1, rest = 0;
 
 	*err = NULL;
-	if (!in || !v || !shown)
+	if (!in || !v || !shown || !oin || !onames || !snames)
 		goto out;
 	/* One sample per series: rows with the same caller and type (raw
 	 * addresses under kptr_restrict) are added up into the first. */
@@ -166,43 +240,100 @@ int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err)
 		in[i].v = r->items[i].row->v;
 		in[i].idx = i;
 		shown[r->items[i].row - f->rows] = 1;
+		snames[i] = module_dup(r->items[i].row);
+		if (!snames[i])
+			goto out;
+		nsnames++;
 	}
+	qsort(snames, nsnames, sizeof(*snames), str_cmp);
 	if (sa_merge(in, r->n, SA_NFIELDS, NULL, &g, &e)) {
 		*err = sa_merge_message(&e, in, f->name, sa_field_names, "the series of site ");
 		goto out;
 	}
 	for (i = 0; i < g.n; i++)
 		v[g.g[i].first] = g.g[i].v;
-	/* the other rows of the file, filtered out or past --top */
-	for (i = 0; i < f->nrows; i++)
-		for (k = 0; k < SA_NFIELDS && !shown[i]; k++)
-			if (sa_add_u64(&other[k], f->rows[i].v[k])) {
-				*err = sa_format("%s: the %s of the other call sites (site=\"other\") does not fit in 64 bits",
+	/* The other rows of the file (filtered out or past --top-k), summed
+	 * per module. */
+	for (i = 0; i < f->nrows; i++) {
+		if (shown[i])
+			continue;
+		onames[nother] = module_dup(&f->rows[i]);
+		if (!onames[nother])
+			goto out;
+		oin[nother].key = onames[nother];
+		oin[nother].v = f->rows[i].v;
+		oin[nother].idx = nother;
+		nother++;
+	}
+	if (sa_merge(oin, nother, SA_NFIELDS, NULL, &og, &e)) {
+		*err = sa_merge_message(&e, oin, f->name, sa_field_names,
+					"the other call sites of module ");
+		goto out;
+	}
+	/* K modules get a series each: those with a call site among the K
+	 * (at most K: so a module's series always add up to all of its rows),
+	 * then those holding most of the rest by the first sort key (total
+	 * when it is frag or caller); the rest is one series. */
+	mods = calloc(og.n + 1, sizeof(*mods));
+	if (!mods)
+		goto out;
+	for (i = 0; i < og.n; i++) {
+		mods[i].name = oin[og.g[i].first_in].key;
+		mods[i].v = og.g[i].v;
+		mods[i].has_site = bsearch(&mods[i].name, snames, nsnames, sizeof(*snames),
+					   str_cmp) != NULL;
+		mods[i].rank = og.g[i].v[rank];
+		mods[i].order = i;
+	}
+	qsort(mods, og.n, sizeof(*mods), mod_other_cmp);
+	nmods = og.n < k_sites ? og.n : (size_t)k_sites;
+	for (i = nmods; i < og.n; i++) {
+		rest = 1;
+		for (k = 0; k < SA_NFIELDS; k++)
+			if (sa_add_u64(&other[k], mods[i].v[k])) {
+				*err = sa_format("%s: the %s of the other call sites (module=\"other\") does not fit in 64 bits",
 						 f->name, sa_field_names[k]);
 				goto out;
 			}
+	}
 	if (summary)
 		print_summary(f);
 	for (k = 0; rows && f->nrows && k < sizeof(metric_fields) / sizeof(metric_fields[0]); k++) {
 		int fld = metric_fields[k].field;
 
-		metric_head(metric_fields[k].name, metric_fields[k].type, metric_fields[k].help);
+		printf("# HELP %s %s", metric_fields[k].name, metric_fields[k].help);
+		print_bound(k_sites, sel->keys[0]);
+		printf("\n# TYPE %s %s\n", metric_fields[k].name, metric_fields[k].type);
 		for (i = 0; i < r->n; i++) {
 			if (!v[i])
 				continue;	/* counted in its series' first row */
 			fputs(metric_fields[k].name, stdout);
-			site_labels(r->items[i].row);
+			site_labels(r->items[i].row, NULL);
 			printf(" %" PRIu64 "\n", v[i][fld]);
 		}
-		if (r->n < f->nrows) {
+		for (i = 0; i < nmods; i++) {
 			fputs(metric_fields[k].name, stdout);
-			site_labels(NULL);
+			site_labels(NULL, mods[i].name);
+			printf(" %" PRIu64 "\n", mods[i].v[fld]);
+		}
+		if (rest) {
+			fputs(metric_fields[k].name, stdout);
+			site_labels(NULL, NULL);
 			printf(" %" PRIu64 "\n", other[fld]);
 		}
 	}
 	ret = 0;
 out:
 	sa_groups_free(&g);
+	sa_groups_free(&og);
+	for (i = 0; i < nother; i++)
+		free(onames[i]);
+	free(onames);
+	for (i = 0; i < nsnames; i++)
+		free(snames[i]);
+	free(snames);
+	free(oin);
+	free(mods);
 	free(in);
 	free(v);
 	free(shown);

@@ -323,7 +323,7 @@ for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
 	done
 	series=$(grep -c '^slab_account_site_allocs_total{' "$TMP/out")
 	case $lim in
-	"") want=6 ;; "-n 1") want=2 ;; "-n 3") want=4 ;; "--min 5000") want=5 ;; *) want=4 ;;
+	"") want=6 ;; "-n 1") want=3 ;; "-n 3") want=5 ;; "--min 5000") want=6 ;; *) want=6 ;;
 	esac
 	if [ "$rc" != 0 ] || [ $ok = 0 ]; then
 		fail "openmetrics-sums $lim" "exit status $rc; $why"
@@ -331,6 +331,27 @@ for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
 		fail "openmetrics-sums $lim" "$series series, want $want"
 	else
 		pass "openmetrics-sums $lim"
+	fi
+done
+# --top-k K: K sites, the rest per module for the K modules holding most
+# of it (by the first sort key), the remainder as module="other"
+expect prometheus-topk1 0 --prometheus --top-k 1 --no-summary $V
+# sum by (module) of the site series equals the file's rows per module
+# whenever the file has no more modules than K (valid.txt has 3)
+for lim in "-n 3" "--top-k 3 -s live" "-n 4 -m sa_test" "--top-k 50"; do
+	# shellcheck disable=SC2086
+	run "prometheus-module-sums $lim" --prometheus --no-summary $lim $V
+	want=$(awk '/^#/ { on = 1; next } on && NF {
+		m = "vmlinux"; if ($NF ~ /^\[.*\]$/) m = substr($NF, 2, length($NF) - 2)
+		live[m] += $4; allocs[m] += $9 + 0
+	} END { for (m in live) printf "%s %d\n", m, live[m] }' $V | sort)
+	got=$(awk -F'[{}]' '/^slab_account_site_live_bytes\{/ {
+		split($2, l, "module=\""); split(l[2], q, "\""); s[q[1]] += $3
+	} END { for (m in s) printf "%s %d\n", m, s[m] }' "$TMP/out" | sort)
+	if [ "$rc" = 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]; then
+		pass "prometheus-module-sums $lim"
+	else
+		fail "prometheus-module-sums $lim" "exit status $rc; sums by module '$got', want '$want'"
 	fi
 done
 # one sample per series: rows of one caller and type are added up
@@ -350,7 +371,16 @@ fi
 	echo '1 0 1 0 0 0 0 1/1 kmalloc b+0x1/0x2 [m]'
 } >"$TMP/om_big.txt"
 expect_err openmetrics-series-overflow 1 "slabacct: $TMP/om_big.txt: the total of the series of site a+0x1/0x2 [m] does not fit in 64 bits" --openmetrics "$TMP/om_big.txt"
-expect_err openmetrics-other-overflow 1 "slabacct: $TMP/om_big.txt: the total of the other call sites (site=\"other\") does not fit in 64 bits" --openmetrics -m m -g b "$TMP/om_big.txt"
+expect_err openmetrics-other-overflow 1 "slabacct: $TMP/om_big.txt: the total of the other call sites of module m does not fit in 64 bits" --openmetrics -m m -g b "$TMP/om_big.txt"
+# the remainder past the K modules: two modules' sums that do not fit
+{
+	head -n 22 $V | sed 's/^number of callers: 6/number of callers: 4/'
+	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m1]'
+	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m2]'
+	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m3]'
+	echo '1 0 1 0 0 0 0 1/1 kmalloc b+0x1/0x2 [m]'
+} >"$TMP/om_big3.txt"
+expect_err prometheus-rest-overflow 1 "slabacct: $TMP/om_big3.txt: the total of the other call sites (module=\"other\") does not fit in 64 bits" --prometheus --top-k 1 -s caller "$TMP/om_big3.txt"
 if command -v promtool >/dev/null 2>&1; then
 	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
 		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
@@ -384,6 +414,36 @@ if command -v promtool >/dev/null 2>&1; then
 	fi
 else
 	echo "skip cli: promtool check metrics (no promtool: scripts/setup-deps.sh installs prometheus)"
+fi
+# The rules file: promtool check rules, and its unit tests (input series,
+# the alerts that must fire and those that must not)
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check rules ../../userspace/slab_account.rules.yml >"$TMP/err" 2>&1; then
+		pass "promtool check rules"
+	else
+		fail "promtool check rules" "$(tail -5 "$TMP/err")"
+	fi
+	if promtool test rules slab_account.rules.test.yml >"$TMP/err" 2>&1; then
+		pass "promtool test rules"
+	else
+		fail "promtool test rules" "$(tail -20 "$TMP/err")"
+	fi
+else
+	echo "skip cli: promtool check rules, test rules (no promtool: scripts/setup-deps.sh installs prometheus)"
+fi
+# End to end: a real node exporter and prometheus server on 127.0.0.1
+# scrape slabacct's exposition of two snapshots (prom_e2e.sh)
+./prom_e2e.sh "$SLABACCT" >"$TMP/e2e" 2>&1
+e2e_rc=$?
+while read -r word rest; do
+	case $word in
+	ok) pass "${rest#prom-e2e: }" ;;
+	FAIL) fail "${rest%%: *}" "${rest#*: }" ;;
+	skip) echo "skip cli: $rest" ;;
+	esac
+done <"$TMP/e2e"
+if [ $e2e_rc != 0 ] && [ $e2e_rc != 4 ] && ! grep -q '^FAIL' "$TMP/e2e"; then
+	fail prom-e2e "exit status $e2e_rc: $(tail -3 "$TMP/e2e")"
 fi
 
 # ---- --folded ----
@@ -1944,6 +2004,9 @@ usage_err missing-argument "slabacct: option requires an argument -- 'n'" $V -n
 usage_err bad-sort-key "slabacct: unknown sort key 'size' (total, bytes, slack, waste, req, live, live_req, objs, peak, allocs, hit, frees, frag, caller, callsite, sites)" -s size $V
 usage_err bad-top "slabacct: --top: '0' is not a positive whole number" -n 0 $V
 usage_err bad-top-junk "slabacct: --top: '5x' is not a positive whole number" -n 5x $V
+usage_err bad-top-k "slabacct: --top-k: '0' is not a positive whole number" --prometheus --top-k 0 $V
+usage_err top-k-csv "slabacct: --top-k bounds the series of --prometheus: use -n for the other formats" --csv --top-k 3 $V
+usage_err top-k-and-top "slabacct: --top and --top-k exclude each other (with --prometheus they are the same bound)" --prometheus --top-k 3 -n 2 $V
 usage_err csv-and-json "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --csv --json $V
 usage_err openmetrics-csv "slabacct: --csv, --json, --prometheus, --folded, --svg, --ktap and --junit exclude each other" --openmetrics --csv $V
 usage_err svg-output "slabacct: --svg FILE names its file: not with -o" --svg x.svg -o y $V
