@@ -224,14 +224,17 @@ static int sa_kc_measure(const struct sa_kc_copy *k)
  * ksize() is the size of the slab object, which may pass the structure's
  * end (object_size): the cache of caches aligns its objects to cache
  * lines.  From 6.2 ksize() no longer unpoisons that tail for KASAN, and
- * under tag-based KASAN (arm64; from 6.3 only generic KASAN makes
+ * under tag-based KASAN (arm64; newer kernels make only generic KASAN's
  * ksize() stop at object_size) it carries another tag than the
  * structure: a memcpy() there would be a tag-mismatch report, a panic
  * with kasan.fault=panic.  So the copy goes a word at a time through
  * copy_from_kernel_nofault(), whose hardware tag faults are fixed up
  * into an error, and stops at the first word it cannot read; with
  * offsets known it never reaches the tail.  Measured offsets (no layout
- * known) are sought in whatever was read.
+ * known) are sought in whatever was read: where copy_from_kernel_nofault()
+ * checks its range with KASAN first (newer kernels), a measure under
+ * software tag-based KASAN may still report the tail; offsets from BTF
+ * or the tree avoid it.
  */
 static void sa_kc_copy_of(struct sa_kc_copy *k)
 {
