@@ -247,30 +247,4 @@ TEST_F(layout, checked_at_load)
 		SKIP(return, "nothing to check here (make check adds what a row has)");
 }
 
-/*
- * Whether the kernel calls tracepoint probes preemptible is asked of its
- * own code at every load (sa_tracepoints.c: a kfree() seen by a probe),
- * not read from its headers: the question must get an answer, and every
- * load of a boot the same one.
- */
-TEST_F(layout, tracepoint_preemption_asked)
-{
-	const char *yes = "slab_account: tracepoint probes are called preemptible";
-	int before = logged_times(yes), after;
-
-	if (sa_module_loaded("slab_account"))
-		ASSERT_EQ(0, sa_module_unload("slab_account"));
-	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
-	after = logged_times(yes);
-	EXPECT_EQ(0, logged("slab_account: cannot tell whether tracepoint probes"));
-	if (before) {
-		EXPECT_EQ(before + 1, after);
-	} else {
-		EXPECT_LE(after, 1);
-	}
-	ksft_print_msg("report: layout: tracepoint probes called %s\n",
-		       after ? "preemptible (the probes turn preemption off)" :
-			       "with preemption off");
-}
-
 SA_SELFTEST_MAIN(0)
