@@ -11,8 +11,8 @@
  * (the kprobe of kmalloc_nolock() in NMI context too).  Each runs with
  * preemption off: the kernel turns it off around kprobe handlers and, up
  * to 6.x (PREEMPT_RT too), around tracepoint probes; 7.x calls those under
- * SRCU, preemptible, and they turn it off themselves (sa_tracepoints.c,
- * SA_TP_PREEMPTIBLE).  The global event counters are each updated by a
+ * SRCU, preemptible, and they turn it off themselves (sa_tracepoints.c
+ * asks the kernel at load).  The global event counters are each updated by a
  * single this_cpu operation; a site's counters through this CPU's array
  * (__this_cpu_read(), which a DEBUG_PREEMPT kernel checks), each by one
  * local64 operation: with preemption off the CPU stays between the

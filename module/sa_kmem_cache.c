@@ -214,6 +214,46 @@ static int sa_kc_measure(const struct sa_kc_copy *k)
 }
 #endif
 
+/*
+ * Copy the first bytes of probe cache @k's structure, as far as the
+ * checks may look: its allocation (ksize()), at most SA_KC_SCAN, and
+ * with known offsets no further than the name and, with sysfs, a
+ * kobject's bytes after it (the checks read no more; the list and the
+ * kobject that follow the name in the structure cover them).
+ *
+ * ksize() is the size of the slab object, which may pass the structure's
+ * end (object_size): the cache of caches aligns its objects to cache
+ * lines.  From 6.2 ksize() no longer unpoisons that tail for KASAN, and
+ * under tag-based KASAN (arm64; newer kernels make only generic KASAN's
+ * ksize() stop at object_size) it carries another tag than the
+ * structure: a memcpy() there would be a tag-mismatch report, a panic
+ * with kasan.fault=panic.  So the copy goes a word at a time through
+ * copy_from_kernel_nofault(), whose hardware tag faults are fixed up
+ * into an error, and stops at the first word it cannot read; with
+ * offsets known it never reaches the tail.  Measured offsets (no layout
+ * known) are sought in whatever was read: where copy_from_kernel_nofault()
+ * checks its range with KASAN first (newer kernels), a measure under
+ * software tag-based KASAN may still report the tail; offsets from BTF
+ * or the tree avoid it.
+ */
+static void sa_kc_copy_of(struct sa_kc_copy *k)
+{
+	size_t want = min_t(size_t, ksize(k->c), SA_KC_SCAN);
+	const char *src = (const char *)k->c;
+	unsigned int n;
+
+#ifndef SA_KC_MEASURE
+	want = min_t(size_t, want, SA_KC_NAME_AT +
+		     (IS_ENABLED(CONFIG_SYSFS) ? sizeof(struct kobject) :
+						 sizeof(void *)));
+#endif
+	for (n = 0; n + sizeof(long) <= want; n += sizeof(long))
+		if (copy_from_kernel_nofault(k->bytes + n, src + n,
+					     sizeof(long)))
+			break;
+	k->len = n;
+}
+
 /* The offsets in use must read every probe cache right. */
 static int sa_kc_verify(const struct sa_kc_copy *k)
 {
@@ -262,9 +302,7 @@ int sa_kmem_cache_check(void)
 			ret = -ENOMEM;
 			goto out;
 		}
-		/* The structure's own allocation, at most SA_KC_SCAN. */
-		k[i].len = min_t(size_t, ksize(k[i].c), SA_KC_SCAN);
-		memcpy(k[i].bytes, k[i].c, k[i].len);
+		sa_kc_copy_of(&k[i]);
 	}
 #ifdef SA_KC_MEASURE
 	ret = sa_kc_measure(k);

@@ -192,6 +192,8 @@ static int __init sa_init(void)
 	if (ret)
 		return ret;
 	t = sa_step("check struct kmem_cache", t0);
+	sa_tracepoints_detect();
+	t = sa_step("ask how tracepoint probes are called", t);
 	ret = sa_alloc_tables();
 	if (ret)
 		return ret;

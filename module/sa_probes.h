@@ -14,6 +14,13 @@
 #include <linux/types.h>
 
 /*
+ * At load, before any probe: find whether this kernel calls tracepoint
+ * probes preemptible, and if so (or if it cannot tell) have the probes
+ * turn preemption off themselves.  Process context.
+ */
+void sa_tracepoints_detect(void);
+
+/*
  * Tracepoints of one group (@allocs: the allocation events, else the
  * frees): all or none.  0 or an errno; after an unregister (or a failed
  * register) the caller waits for probes in flight.

@@ -16,8 +16,12 @@
  *	kmem_cache_free(call_site, ptr), or (call_site, ptr, name) from 5.12
  *	(SA_TP_FREE_NAME_ARG).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
@@ -27,18 +31,30 @@
 #include "sa_probes.h"
 
 /*
- * Where the kernel calls tracepoint probes preemptible (7.x: under SRCU;
- * Kbuild's SA_TP_PREEMPTIBLE), each event is counted with preemption off,
- * as the kprobes' are: all its updates on one CPU (the notes on ordering;
- * reset's bases rely on it).  Elsewhere the kernel has it off already.
+ * Whether the kernel calls tracepoint probes with preemption on: up to
+ * 6.x it turns preemption off around them (PREEMPT_RT too); 7.x calls
+ * them under SRCU, preemptible, and the SRCU-fast tracepoints (2026)
+ * keep preemption on under PREEMPT_RT only, with the header's text the
+ * same for both.  Neither the version nor the header says it: the
+ * kernel's own code does, so sa_tracepoints_detect() asks it at load,
+ * before any probe is registered, with a kfree() of its own seen by a
+ * probe of the kfree event.  Where the probes are called preemptible,
+ * each event is counted with preemption off, as the kprobes' are: all
+ * its updates on one CPU (the notes on ordering; reset's bases rely on
+ * it).  Elsewhere the key stays off and costs a no-op jump.
  */
-#ifdef SA_TP_PREEMPTIBLE
-#define sa_tp_enter()	preempt_disable_notrace()
-#define sa_tp_leave()	preempt_enable_notrace()
-#else
-#define sa_tp_enter()	do { } while (0)
-#define sa_tp_leave()	do { } while (0)
-#endif
+static DEFINE_STATIC_KEY_FALSE(sa_tp_preemptible);
+
+#define sa_tp_enter()							\
+	do {								\
+		if (static_branch_unlikely(&sa_tp_preemptible))		\
+			preempt_disable_notrace();			\
+	} while (0)
+#define sa_tp_leave()							\
+	do {								\
+		if (static_branch_unlikely(&sa_tp_preemptible))		\
+			preempt_enable_notrace();			\
+	} while (0)
 
 static __always_inline void sa_tp_alloc(unsigned long call_site,
 					const void *ptr, size_t bytes_req,
@@ -137,6 +153,54 @@ static void sa_probe_kfree(void *data, unsigned long call_site,
 			   const void *ptr)
 {
 	sa_tp_free(call_site, ptr);
+}
+
+/* What the probe of sa_tracepoints_detect() saw of its task's kfree(). */
+struct sa_tp_seen {
+	struct task_struct *task;
+	const void *ptr;
+	bool seen, preemptible;
+};
+
+static void sa_tp_detect_kfree(void *data, unsigned long call_site,
+			       const void *ptr)
+{
+	struct sa_tp_seen *t = data;
+
+	/* Only the test's own free: the address may be reused meanwhile. */
+	if (ptr != t->ptr || current != t->task || t->seen)
+		return;
+	t->preemptible = preemptible();
+	t->seen = true;
+}
+
+void sa_tracepoints_detect(void)
+{
+	struct sa_tp_seen t = { .task = current };
+	bool caller = false;
+	void *p;
+
+	/* A kernel without preempt_count() is not preempted in a probe. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		return;
+	p = kmalloc(1, GFP_KERNEL);
+	t.ptr = p;
+	if (p && !register_trace_kfree(sa_tp_detect_kfree, &t)) {
+		caller = preemptible();
+		kfree(p);
+		unregister_trace_kfree(sa_tp_detect_kfree, &t);
+		tracepoint_synchronize_unregister();
+	} else {
+		kfree(p);
+	}
+	if (t.seen && caller && !t.preemptible)
+		return;
+	/* Called preemptible, or not known: off in the probes, to be safe. */
+	if (t.seen && caller)
+		pr_info("tracepoint probes are called preemptible: the probes turn preemption off\n");
+	else
+		pr_info("cannot tell whether tracepoint probes are called preemptible: the probes turn preemption off\n");
+	static_branch_enable(&sa_tp_preemptible);
 }
 
 /* Registration of sa_probe_<tp>, as a pair of functions for the table. */

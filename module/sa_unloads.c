@@ -10,7 +10,8 @@
  * (docs/format.md), whose site lines name the sites as the main file's
  * retired rows do, so that a reader sees which of those objects were
  * freed later.  Everything here runs in process context under
- * sa_ctl_lock.
+ * sa_ctl_lock (the module notifier: a blocking chain, which may sleep),
+ * and the walks over the site and object tables yield the CPU as they go.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +20,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -136,6 +138,15 @@ void sa_unload_verdict(u16 owner)
 		struct sa_site *e = sa_site_at(i);
 		struct sa_unload_site s = { .site = i };
 
+		/*
+		 * A module's sites are summed over every CPU with counters:
+		 * with many of either this is long, and a kernel that is not
+		 * preemptible would report a soft lockup.  The module
+		 * notifier runs in process context and may sleep (a blocking
+		 * notifier chain, under our mutex).
+		 */
+		if (!(i % 64))
+			cond_resched();
 		if (!sa_site_ready(e) || READ_ONCE(e->owner) != owner)
 			continue;
 		sa_site_view(e, &v);

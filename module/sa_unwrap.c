@@ -42,6 +42,7 @@ MODULE_PARM_DESC(unwrap,
 
 struct sa_helper {
 	unsigned long start, end;	/* [start, end) of its code */
+	bool entry;			/* a kmalloc entry point (below) */
 	char name[SA_HELPER_NAME];
 };
 
@@ -85,7 +86,36 @@ static const char *const sa_builtin_helpers[] = {
 	"mempool_init_node", "mempool_init", "mempool_init_noprof",
 	"mempool_create", "mempool_create_node", "mempool_create_node_noprof",
 	"mempool_resize",
+	/* kmalloc entry points (below) */
+	"__kmalloc", "__kmalloc_track_caller",
 };
+
+/*
+ * kmalloc entry points whose large path (more than KMALLOC_MAX_CACHE_SIZE:
+ * the page allocator's) reports a site inside them, where their other
+ * paths report their caller.  Up to 6.0, __kmalloc() and
+ * __kmalloc_track_caller() hand a large request to kmalloc_order_trace(),
+ * whose event names its own return address: the caller's where the
+ * compiler made that a tail call (x86), a place in the entry point where
+ * it did not (32-bit ARM 5.10: a 9000-byte kmalloc() of variable size
+ * was in a row of __kmalloc's, not its caller's).  Their frames are
+ * passed like a helper's, but the row is the caller's own, without
+ * ` via `: the same row as its allocations of other sizes.  From 6.1 the
+ * large path reports the caller, and no site is inside them.
+ */
+static const char *const sa_entry_helpers[] = {
+	"__kmalloc", "__kmalloc_track_caller",
+};
+
+static bool sa_is_entry(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sa_entry_helpers); i++)
+		if (!strcmp(name, sa_entry_helpers[i]))
+			return true;
+	return false;
+}
 
 unsigned int sa_helper_of(unsigned long ret_addr)
 {
@@ -120,25 +150,30 @@ unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
 	/*
 	 * The probe's and the allocator's frames, up to the first helper,
 	 * or a trampoline in its place: a hooked function's return into
-	 * the site, which is in @helper.
+	 * the site, which is in @helper.  A kmalloc entry point among the
+	 * allocator's frames (a helper's kmalloc() goes through __kmalloc())
+	 * is passed, unless it is the site's.
 	 */
 	for (i = 0; i < n; i++) {
 		h = sa_helper_of(entries[i]);
 		if (!h && sa_is_tramp(entries[i]))
 			h = helper;
-		if (h)
+		if (h && (h == helper || !sa_helpers[h - 1].entry))
 			break;
 	}
 	/* Not the site's helper: this walk is not that allocation's. */
 	if (h != helper)
 		return 0;
+	*via = 0;
 	for (; i < n; i++) {
 		if (sa_is_tramp(entries[i]))
 			continue;
 		h = sa_helper_of(entries[i]);
 		if (!h)
 			return entries[i];
-		*via = h;
+		/* A kmalloc entry point names no helper in the row. */
+		if (!sa_helpers[h - 1].entry)
+			*via = h;
 	}
 	return 0;
 }
@@ -181,6 +216,7 @@ static bool sa_helper_add(unsigned long addr, char *buf)
 	    !sa_sym_extent(addr, buf, &h->start, &h->end))
 		return false;
 	strscpy(h->name, buf, SA_HELPER_NAME);
+	h->entry = sa_is_entry(h->name);
 	sa_nr_helpers++;
 	return true;
 }

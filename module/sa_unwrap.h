@@ -24,8 +24,9 @@ const char *sa_helper_name(unsigned int helper);
 /*
  * Any context: the return address into the first function outside the
  * helpers above the frame of @helper on the current stack, and in *@via
- * the last helper passed (the one that caller called); 0 when the stack
- * does not show the frame of @helper followed by such a caller.
+ * the last helper passed (the one that caller called) that is not a
+ * kmalloc entry point, or 0; 0 when the stack does not show the frame of
+ * @helper followed by such a caller.
  */
 unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via);
 

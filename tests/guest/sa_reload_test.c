@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unloading slab_account while objects it tracks are live, loading it
- * again, and freeing those objects afterwards.
+ * again, and freeing those objects afterwards; what every load asks the
+ * kernel (whether it calls tracepoint probes preemptible).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -219,6 +221,50 @@ TEST_F(reload, cpu_online_after_load)
 		       sa_snap_key(&b, "counter cpus"));
 	sa_snap_free(&a);
 	sa_snap_free(&b);
+}
+
+/* How many times the kernel log holds @what. */
+static int logged_times(const char *what)
+{
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), times = 0;
+	char *buf, *at;
+
+	if (n <= 0)
+		return 0;
+	buf = calloc(1, n + 1);
+	if (!buf)
+		return 0;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	for (at = n > 0 ? strstr(buf, what) : NULL; at; at = strstr(at + 1, what))
+		times++;
+	free(buf);
+	return times;
+}
+
+/*
+ * Whether the kernel calls tracepoint probes preemptible is asked of its
+ * own code at every load (sa_tracepoints.c: a kfree() seen by a probe),
+ * not read from its headers: the question must get an answer, and every
+ * load of a boot the same one.
+ */
+TEST_F(reload, tracepoint_preemption_asked)
+{
+	const char *yes = "slab_account: tracepoint probes are called preemptible";
+	int before = logged_times(yes), after;
+
+	if (sa_module_loaded("slab_account"))
+		ASSERT_EQ(0, sa_module_unload("slab_account"));
+	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
+	after = logged_times(yes);
+	EXPECT_EQ(0, logged_times("slab_account: cannot tell whether tracepoint probes"));
+	if (before) {
+		EXPECT_EQ(before + 1, after);
+	} else {
+		EXPECT_LE(after, 1);
+	}
+	ksft_print_msg("report: reload: tracepoint probes called %s\n",
+		       after ? "preemptible (the probes turn preemption off)" :
+			       "with preemption off");
 }
 
 SA_SELFTEST_MAIN(1)
