@@ -9,9 +9,11 @@
 #include "sa_base.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int sa_add_u64(uint64_t *a, uint64_t b)
 {
@@ -214,12 +216,101 @@ int sa_grow(void *arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+#define SA_LINES_CHUNK ((size_t)64 << 10)	/* bytes read at a time */
+
+int sa_lines_fd(struct sa_lines *l, int fd, const char *pre, size_t plen)
+{
+	size_t cap = fd < 0 ? plen + 1 : SA_LINES_CHUNK * 2;
+
+	if (cap < plen + 1)
+		cap = plen + 1;
+	l->mem = malloc(cap);
+	if (!l->mem)
+		return -1;
+	memcpy(l->mem, pre, plen);
+	l->mcap = cap;
+	l->start = 0;
+	l->end = plen;
+	l->done = plen;
+	l->fd = fd;
+	l->from_fd = 1;
+	l->eof = fd < 0;
+	return 0;
+}
+
+static int too_long(struct sa_lines *l)
+{
+	l->too_long = 1;
+	errno = EMSGSIZE;
+	return -1;
+}
+
+/* The next line of a descriptor's chunks in l->line, l->n, l->newline. */
+static int fd_line(struct sa_lines *l)
+{
+	for (;;) {
+		char *s = l->mem + l->start;
+		char *nl = l->end > l->start ? memchr(s, '\n', l->end - l->start) : NULL;
+		ssize_t got;
+
+		if (nl || (l->eof && l->end > l->start)) {
+			size_t n = nl ? (size_t)(nl - s) : l->end - l->start;
+
+			if (l->max && n > l->max)
+				return too_long(l);
+			l->line = s;
+			l->n = n;
+			s[n] = '\0';	/* the newline, or the spare byte */
+			l->start += n + (nl ? 1 : 0);
+			l->newline = nl != NULL;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		if (l->start) {
+			memmove(l->mem, s, l->end - l->start);
+			l->end -= l->start;
+			l->start = 0;
+		}
+		if (l->end + SA_LINES_CHUNK + 1 > l->mcap) {
+			size_t ncap = l->mcap * 2;
+			char *b;
+
+			if (l->max && l->end > l->max)
+				return too_long(l);
+			b = realloc(l->mem, ncap);
+			if (!b)
+				return -1;
+			l->mem = b;
+			l->mcap = ncap;
+		}
+		got = read(l->fd, l->mem + l->end, l->mcap - l->end - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (got == 0)
+			l->eof = 1;
+		l->end += (size_t)got;
+		l->done += (uint64_t)got;
+		if (l->progress)
+			l->progress(l->arg, l->done);
+	}
+}
+
 int sa_lines_next(struct sa_lines *l)
 {
 	const char *s, *nl = NULL;
 	size_t n;
 
-	if (l->fp) {
+	if (l->from_fd) {
+		int r = fd_line(l);
+
+		if (r <= 0)
+			return r;
+		n = l->n;
+	} else if (l->fp) {
 		ssize_t r = getline(&l->line, &l->cap, l->fp);
 
 		if (r < 0)
@@ -227,25 +318,40 @@ int sa_lines_next(struct sa_lines *l)
 		n = (size_t)r;
 		if (n && l->line[n - 1] == '\n')
 			nl = l->line + --n;
+		if (l->max && n > l->max)
+			return too_long(l);
 		l->line[n] = '\0';
+		l->newline = nl != NULL;
 	} else {
 		if (l->pos >= l->len)
 			return 0;
 		s = l->buf + l->pos;
 		nl = memchr(s, '\n', l->len - l->pos);
 		n = nl ? (size_t)(nl - s) : l->len - l->pos;
+		if (l->max && n > l->max)
+			return too_long(l);
 		if (sa_grow(&l->line, &l->cap, n + 1, 1))
 			return -1;
 		memcpy(l->line, s, n);
 		l->line[n] = '\0';
 		l->pos = nl ? (size_t)(nl + 1 - l->buf) : l->len;
+		l->newline = nl != NULL;
 	}
 	if (n && l->line[n - 1] == '\r')
 		l->line[--n] = '\0';
 	l->n = n;
-	l->newline = nl != NULL;
 	l->lineno++;
 	return 1;
+}
+
+void sa_lines_free(struct sa_lines *l)
+{
+	if (l->from_fd)
+		free(l->mem);
+	else
+		free(l->line);
+	l->mem = NULL;
+	l->line = NULL;
 }
 
 int sa_key_value(const char *line, size_t *klen, const char **val)

@@ -84,11 +84,15 @@ char *sa_dup_range(const char *s, size_t len);
 int sa_grow(void *arr, size_t *cap, size_t need, size_t size);
 
 /*
- * The one line reader of the parsers: the lines of a buffer (@buf, @len)
- * or, when @fp is set, of a stdio stream, one at a time: @line NUL
- * terminated (its newline and a CR before it removed: CRLF copies read as
- * the file), @n its length (strlen(line) < n: it holds a NUL byte),
- * @newline whether it ended in one, @lineno counting from 1.
+ * The one line reader of the parsers: the lines of a buffer (@buf, @len),
+ * of a stdio stream when @fp is set, or of a file descriptor read in
+ * chunks (set up by sa_lines_fd()), one at a time: @line NUL terminated
+ * (its newline and a CR before it removed: CRLF copies read as the file),
+ * @n its length (strlen(line) < n: it holds a NUL byte), @newline whether
+ * it ended in one, @lineno counting from 1.  With @max set, a line longer
+ * than @max bytes (its CR counted) is an error that sets @too_long; with
+ * @progress set, it is called with @arg and the bytes read so far after
+ * every read of a descriptor.
  */
 struct sa_lines {
 	FILE *fp;
@@ -98,13 +102,34 @@ struct sa_lines {
 	size_t cap, n;
 	int newline;
 	unsigned long lineno;
+	size_t max;
+	int too_long;
+	void (*progress)(void *arg, uint64_t done);
+	void *arg;
+	/* a descriptor's: its chunks in mem[start, end) of mcap bytes */
+	int fd, from_fd, eof;
+	char *mem;
+	size_t start, end, mcap;
+	uint64_t done;
 };
 
 /*
+ * Set @l up to read the lines of descriptor @fd after the @plen bytes of
+ * @pre (read from it already), or with @fd -1 the lines of @pre alone;
+ * @l's other fields are kept.  The lines are not copied: l->line points
+ * into the chunk read.  0, or -1 without memory.
+ */
+int sa_lines_fd(struct sa_lines *l, int fd, const char *pre, size_t plen);
+
+/*
  * The next line of @l: 1, 0 at the end, -1 on a read error or without
- * memory (errno says which).  Free l->line after.
+ * memory (errno says which) or on a line longer than l->max (l->too_long
+ * set).  Free @l with sa_lines_free() after.
  */
 int sa_lines_next(struct sa_lines *l);
+
+/* Free what @l allocated. */
+void sa_lines_free(struct sa_lines *l);
 
 /*
  * The one "key: value" header parser: the lines between a file's version

@@ -283,7 +283,7 @@ int sa_detail_parse_buffer(struct sa_detail *d, const char *buf, size_t len,
 	}
 	ret = 0;
 out:
-	free(l.line);
+	sa_lines_free(&l);
 	sa_header_free(&p.hdr);
 	if (ret)
 		sa_detail_free(d);

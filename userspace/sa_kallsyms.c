@@ -138,7 +138,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 		ks->by_name[cap] = &ks->v[cap];
 	if (sa_sort((void **)ks->by_name, ks->n, by_name_cmp, NULL))
 		goto oom;
-	free(l.line);
+	sa_lines_free(&l);
 	if (fp != stdin)
 		fclose(fp);
 	*out = ks;
@@ -146,7 +146,7 @@ int sa_kallsyms_load(struct sa_kallsyms **out, const char *path, char **err)
 oom:
 	*err = sa_format("%s: out of memory", path);
 fail:
-	free(l.line);
+	sa_lines_free(&l);
 	if (fp != stdin)
 		fclose(fp);
 	sa_kallsyms_free(ks);

@@ -375,7 +375,7 @@ static int parse_lines(struct sa_file *f, struct sa_lines *s, const char *name,
 	else
 		ret = 0;
 out:
-	free(s->line);
+	sa_lines_free(s);
 	sa_header_free(&p.hdr);
 	if (ret)
 		sa_file_free(f);

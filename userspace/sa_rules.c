@@ -295,7 +295,7 @@ int sa_rules_parse_buffer(struct sa_rules *rs, const char *buf, size_t len, cons
 		}
 		free(where);
 	}
-	free(l.line);
+	sa_lines_free(&l);
 	if (!r && !*err && rs->n == before)
 		*err = sa_format("%s: no rule in the file (one rule per line; '#' starts a comment)",
 				 name);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_trace - the kmem trace reader (see sa_trace.h): lines read in chunks,
+ * sa_trace - the kmem trace reader (see sa_trace.h): lines read by the one
+ * line reader (sa_lines, with a maximum length and a progress display),
  * each told apart (an event, a comment, a lost-events line, trace-cmd's
  * own lines), the kmem events of every tracepoint era parsed into the
  * account of sa_tacct.c.
@@ -22,7 +23,6 @@
 #include <unistd.h>
 
 #define HEADER_PREFIX SA_HEADER_PREFIX
-#define CHUNK ((size_t)64 << 10)	/* bytes read at a time */
 #define MAX_LINE ((size_t)1 << 20)	/* a longer line is not a trace's */
 #define PROGRESS_MIN ((off_t)64 << 20)	/* progress for files this large */
 #define PROGRESS_NS 250000000LL		/* at most 4 updates a second */
@@ -204,8 +204,6 @@ static int trace_line(struct tr *t, char *line, size_t n)
 
 	if (memchr(line, '\0', n))
 		return sa_tr_fail(t, "NUL byte in line (not a text file?)");
-	if (n && line[n - 1] == '\r')
-		line[--n] = '\0';
 	if (line[strspn(line, " \t")] == '\0' || line[0] == '#')
 		return 0;
 	if (starts(line, "CPU:") && lost_line(t, line))
@@ -318,14 +316,9 @@ static int trace_line(struct tr *t, char *line, size_t n)
 
 /* ---- reading ---- */
 
-struct rd {
-	int fd;			/* -1: the buffer only */
-	char *buf;
-	size_t cap, start, end;
-	int eof;
-	/* progress */
-	uint64_t size, done;
-	int progress;
+/* The progress shown while a large file is read. */
+struct prog {
+	uint64_t size;
 	struct timespec last;
 	const char *name;
 };
@@ -336,96 +329,42 @@ static int64_t ns_since(const struct timespec *a, const struct timespec *b)
 	       (b->tv_nsec - a->tv_nsec);
 }
 
-static void progress(struct rd *r, int end)
+/* The line reader's progress callback: @done bytes of the file read. */
+static void progress(void *arg, uint64_t done)
 {
+	struct prog *p = arg;
 	struct timespec now;
 
-	if (!r->progress)
-		return;
-	if (end) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (ns_since(&r->last, &now) < PROGRESS_NS)
+	if (ns_since(&p->last, &now) < PROGRESS_NS)
 		return;
-	r->last = now;
-	fprintf(stderr, "\rslabacct: reading %s: %3u%%", r->name,
-		(unsigned int)(r->size ? r->done * 100 / r->size : 0));
+	p->last = now;
+	fprintf(stderr, "\rslabacct: reading %s: %3u%%", p->name,
+		(unsigned int)(p->size ? done * 100 / p->size : 0));
 }
 
-/* The next line (newline removed, NUL terminated) in *@line, *@n; 1, 0 at end, -1 error. */
-static int rd_line(struct rd *r, struct tr *t, char **line, size_t *n)
+static int run(struct tr *t, struct sa_lines *l, struct sa_file *f)
 {
-	for (;;) {
-		char *nl = r->end > r->start ?
-			   memchr(r->buf + r->start, '\n', r->end - r->start) : NULL;
-		ssize_t got;
-
-		if (nl || (r->eof && r->end > r->start)) {
-			size_t len = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
-
-			if (len > MAX_LINE) {
-				t->lineno++;
-				return sa_tr_fail(t, "a line longer than %zu bytes: not a trace",
-					     MAX_LINE);
-			}
-			*line = r->buf + r->start;
-			*n = len;
-			(*line)[len] = '\0';	/* the newline, or the spare byte */
-			r->start += len + (nl ? 1 : 0);
-			return 1;
-		}
-		if (r->eof)
-			return 0;
-		if (r->start) {
-			memmove(r->buf, r->buf + r->start, r->end - r->start);
-			r->end -= r->start;
-			r->start = 0;
-		}
-		if (r->end + CHUNK + 1 > r->cap) {
-			size_t ncap = r->cap ? r->cap * 2 : CHUNK * 2;
-			char *b;
-
-			if (r->end > MAX_LINE) {
-				t->lineno++;
-				return sa_tr_fail(t, "a line longer than %zu bytes: not a trace",
-					     MAX_LINE);
-			}
-			b = realloc(r->buf, ncap);
-			if (!b)
-				return sa_tr_oom(t);
-			r->buf = b;
-			r->cap = ncap;
-		}
-		got = read(r->fd, r->buf + r->end, r->cap - r->end - 1);
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			t->lineno = 0;
-			return sa_tr_fail(t, "%s", strerror(errno));
-		}
-		if (got == 0)
-			r->eof = 1;
-		r->end += (size_t)got;
-		r->done += (uint64_t)got;
-		progress(r, 0);
-	}
-}
-
-static int run(struct tr *t, struct rd *r, struct sa_file *f)
-{
-	char *line = NULL;
-	size_t n = 0;
 	int k, ret = -1;
 
-	while ((k = rd_line(r, t, &line, &n)) > 0) {
+	l->max = MAX_LINE;
+	while ((k = sa_lines_next(l)) > 0) {
 		t->lineno++;
-		if (trace_line(t, line, n))
+		if (trace_line(t, l->line, l->n))
 			goto out;
 	}
-	if (k < 0)
+	if (k < 0) {
+		if (l->too_long) {
+			t->lineno++;
+			sa_tr_fail(t, "a line longer than %zu bytes: not a trace", MAX_LINE);
+		} else if (errno == ENOMEM) {
+			sa_tr_oom(t);
+		} else {
+			t->lineno = 0;
+			sa_tr_fail(t, "%s", strerror(errno));
+		}
 		goto out;
+	}
 	t->lineno = 0;
 	if (!t->c[C_EVENTS] && !t->c[C_OTHER] && !t->c[C_LOST_REPORTS] &&
 	    !t->trace_cmd) {
@@ -442,7 +381,8 @@ static int run(struct tr *t, struct rd *r, struct sa_file *f)
 	if (ret)
 		sa_file_free(f);
 out:
-	progress(r, 1);
+	if (l->progress)
+		fputs("\r\033[K", stderr);
 	sa_tr_free(t);
 	return ret ? -1 : 0;
 }
@@ -452,21 +392,17 @@ int sa_trace_parse_buffer(struct sa_file *f, const char *buf, size_t len,
 			  char **err)
 {
 	struct tr t = { .name = name, .o = o, .err = err };
-	struct rd r = { .fd = -1, .eof = 1 };
+	struct sa_lines l = { 0 };
 	int ret;
 
 	memset(f, 0, sizeof(*f));
 	*err = NULL;
-	r.buf = malloc(len + 1);
-	if (!r.buf) {
+	if (sa_lines_fd(&l, -1, buf, len)) {
 		*err = strdup("out of memory");
 		return -1;
 	}
-	memcpy(r.buf, buf, len);
-	r.end = len;
-	r.cap = len + 1;
-	ret = run(&t, &r, f);
-	free(r.buf);
+	ret = run(&t, &l, f);
+	sa_lines_free(&l);
 	return ret;
 }
 
@@ -474,28 +410,24 @@ int sa_trace_fd(struct sa_file *f, int fd, const char *pre, size_t plen,
 		    const char *name, const struct sa_trace_opts *o, char **err)
 {
 	struct tr t = { .name = name, .o = o, .err = err };
-	struct rd r = { .fd = fd, .name = name };
+	struct prog p = { .name = name };
+	struct sa_lines l = { 0 };
 	struct stat st;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
 	*err = NULL;
-	r.cap = CHUNK * 2;
-	r.buf = malloc(r.cap);
-	if (!r.buf) {
+	if (sa_lines_fd(&l, fd, pre, plen)) {
 		*err = strdup("out of memory");
 		return -1;
 	}
-	memcpy(r.buf, pre, plen);
-	r.end = plen;
-	r.done = plen;
 	if (o && o->progress && isatty(STDERR_FILENO) && !fstat(fd, &st) &&
 	    S_ISREG(st.st_mode) && st.st_size >= PROGRESS_MIN) {
-		r.progress = 1;
-		r.size = (uint64_t)st.st_size;
+		p.size = (uint64_t)st.st_size;
+		l.progress = progress;
+		l.arg = &p;
 	}
-	ret = run(&t, &r, f);
-	free(r.buf);
+	ret = run(&t, &l, f);
+	sa_lines_free(&l);
 	return ret;
 }
-

@@ -280,7 +280,7 @@ int sa_unloads_parse_buffer(struct sa_unloads *u, const char *buf, size_t len,
 	else
 		ret = 0;
 out:
-	free(l.line);
+	sa_lines_free(&l);
 	sa_header_free(&p.hdr);
 	if (ret)
 		sa_unloads_free(u);
