@@ -708,7 +708,31 @@ static void test_detail(void)
 	free(err);
 }
 
-/* The same text read from a buffer and from a stream gives the same lines. */
+/* A descriptor open on a temporary file holding @len bytes of @s, or -1. */
+static int temp_fd(const char *s, size_t len)
+{
+	FILE *fp = tmpfile();
+	int fd;
+
+	if (!fp)
+		return -1;
+	if (fwrite(s, 1, len, fp) != len || fflush(fp)) {
+		fclose(fp);
+		return -1;
+	}
+	fd = dup(fileno(fp));
+	fclose(fp);
+	if (fd >= 0 && lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The same text read from a buffer, a stream, a descriptor (its first byte
+ * read already) and an sa_lines_fd() buffer alone gives the same lines.
+ */
 static void test_lines(void)
 {
 	static const char text[] = "a\r\n\nb\0c\r\nlast\r";
@@ -717,11 +741,21 @@ static void test_lines(void)
 	};
 	int pass;
 
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 4; pass++) {
 		struct sa_lines l = { .buf = text, .len = sizeof(text) - 1 };
+		int fd = -1;
 		size_t i;
 
-		if (pass && !CHECK((l.fp = fmemopen((void *)text, sizeof(text) - 1, "r")) != NULL))
+		if (pass == 1 &&
+		    !CHECK((l.fp = fmemopen((void *)text, sizeof(text) - 1, "r")) != NULL))
+			return;
+		if (pass == 2) {
+			fd = temp_fd(text, sizeof(text) - 1);
+			if (!CHECK(fd >= 0) || !CHECK(lseek(fd, 1, SEEK_SET) == 1) ||
+			    !CHECK(sa_lines_fd(&l, fd, text, 1) == 0))
+				return;
+		}
+		if (pass == 3 && !CHECK(sa_lines_fd(&l, -1, text, sizeof(text) - 1) == 0))
 			return;
 		for (i = 0; i < 4; i++) {
 			CHECK(sa_lines_next(&l) == 1);
@@ -731,8 +765,75 @@ static void test_lines(void)
 		CHECK(sa_lines_next(&l) == 0);
 		if (l.fp)
 			fclose(l.fp);
-		free(l.line);
+		if (fd >= 0)
+			close(fd);
+		sa_lines_free(&l);
 	}
+}
+
+static void count_progress(void *arg, uint64_t done)
+{
+	uint64_t *last = arg;
+
+	CHECK(done >= *last);
+	*last = done;
+}
+
+/*
+ * A descriptor's lines longer than its 64 KiB chunks are whole, the
+ * progress callback ends at the file's size, and a line past l->max is an
+ * error (too_long set) from every source, the lines before it read.
+ */
+static void test_lines_long(void)
+{
+	const size_t big = 200000;
+	size_t len = big + 1 + 4 + big + 2;
+	char *text = malloc(len);
+	int pass;
+
+	if (!CHECK(text != NULL))
+		return;
+	memset(text, 'x', len);
+	text[big] = '\n';
+	memcpy(text + big + 1, "ok\r\n", 4);
+	text[len - 1] = '\n';
+	for (pass = 0; pass < 2; pass++) {
+		struct sa_lines l = { .progress = count_progress };
+		uint64_t done = 0;
+		int fd = temp_fd(text, len);
+
+		if (!CHECK(fd >= 0))
+			break;
+		l.arg = &done;
+		l.max = pass ? big : 0;
+		if (!CHECK(sa_lines_fd(&l, fd, "", 0) == 0)) {
+			close(fd);
+			break;
+		}
+		CHECK(sa_lines_next(&l) == 1 && l.n == big && strlen(l.line) == big);
+		CHECK(sa_lines_next(&l) == 1 && l.n == 2 && !strcmp(l.line, "ok"));
+		if (pass) {
+			CHECK(sa_lines_next(&l) == -1 && l.too_long && l.lineno == 2);
+		} else {
+			CHECK(sa_lines_next(&l) == 1 && l.n == big + 1 && l.line[big] == 'x');
+			CHECK(sa_lines_next(&l) == 0 && done == len && l.lineno == 3);
+		}
+		close(fd);
+		sa_lines_free(&l);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		struct sa_lines l = { .buf = text, .len = len, .max = big };
+
+		if (pass && !CHECK((l.fp = fmemopen(text, len, "r")) != NULL))
+			break;
+		CHECK(sa_lines_next(&l) == 1 && l.n == big);
+		CHECK(sa_lines_next(&l) == 1 && l.n == 2);
+		CHECK(sa_lines_next(&l) == -1 && l.too_long && l.lineno == 2);
+		if (l.fp)
+			fclose(l.fp);
+		sa_lines_free(&l);
+	}
+	free(text);
 }
 
 #define UHEAD "slab_account unloads - version: 1.0\n"
@@ -830,7 +931,10 @@ int main(void)
 	run("sa_check_sums compares the summary with the rows", test_check_sums);
 	run("sa_load_max caps the input; /dev/zero is no header", test_load_limits);
 	run("detail file: keys, rows, rules, alloc sizes", test_detail);
-	run("one line reader: buffer and stream alike, CRLF, NUL, no newline", test_lines);
+	run("one line reader: buffer, stream and descriptor alike, CRLF, NUL, no newline",
+	    test_lines);
+	run("one line reader: lines longer than a chunk, progress, a maximum length",
+	    test_lines_long);
 	run("one header parser: each key once in the main, detail and unloads files",
 	    test_header_keys);
 	run("JSON nested deeper than SA_JSON_DEPTH stops", test_json_depth);
