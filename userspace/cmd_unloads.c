@@ -100,13 +100,13 @@ static void unload_cell(const struct sa_table *t, size_t row, const struct sa_co
 		break;
 	case C_TYPE:
 		if (it->s)
-			sa_cell_str(x, it->s->type_str);
+			sa_cell_str(x, it->s->site.type_str);
 		else
 			x->kind = SA_CELL_NONE;
 		break;
 	default:
 		if (it->s)
-			sa_cell_str(x, it->s->caller);
+			sa_cell_str(x, it->s->site.caller);
 		else if (it->rest)
 			sa_cell_str(x, R->rest[row]);
 		else

@@ -426,7 +426,7 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 			for (k = 0; k < r->nsel; k++)
 				if (r->sel[k].kind != SA_SEL_MODULE)
 					site.sel[site.nsel++] = r->sel[k];
-			keep = sa_gate_selects(&site, it->s->caller, it->s->type_str, 1);
+			keep = sa_gate_selects(&site, it->s->site.caller, it->s->site.type_str, 1);
 			free(site.sel);
 			sites += keep;
 		} else if (keep && it->rest && r->site_sel) {
@@ -441,7 +441,7 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 		fmt_age(age, sizeof(age), uj->un->now - it->u->when);
 		if (it->s)
 			fmt_age(old, sizeof(old), it->s->oldest);
-		caller = it->s ? strdup(it->s->caller) :
+		caller = it->s ? strdup(it->s->site.caller) :
 			 sa_format("%" PRIu64 " more call sites", it->rest);
 		if (!caller)
 			return -1;

@@ -95,8 +95,8 @@ int sa_ujoin_build(struct sa_ujoin *j, const struct sa_unloads *un,
 				it->bytes = it->s->bytes;
 				it->req = it->s->req;
 				if (joined)
-					live_now(snap, u->module, u->load, it->s->caller,
-						 it->s->type_str, &it->live, &it->live_bytes);
+					live_now(snap, u->module, u->load, it->s->site.caller,
+						 it->s->site.type_str, &it->live, &it->live_bytes);
 				objs += it->objs;
 				bytes += it->bytes;
 				req += it->req;

@@ -172,22 +172,22 @@ static int parse_site(struct uparser *p, const char *line)
 		return fail(p, "out of memory");
 	x = &e->site[e->nsite++];
 	memset(x, 0, sizeof(*x));
-	x->line = p->w.lineno;
+	x->site.line = p->w.lineno;
 	if (numbers(p, &s, v, 4, names, "a site line", SITE_LEGEND))
 		return -1;
 	x->objs = v[0];
 	x->bytes = v[1];
 	x->req = v[2];
 	x->oldest = v[3];
-	if (sa_type_caller(&p->w, s, "a site line", " (it is '" SITE_LEGEND "')", &x->type_str,
-			   &x->type, &x->cache, &x->caller))
+	if (sa_type_caller(&p->w, s, "a site line", " (it is '" SITE_LEGEND "')", &x->site.type_str,
+			   &x->site.type, &x->site.cache, &x->site.caller))
 		return -1;
 	if (!x->objs)
 		return fail(p, "a site line of 0 objects (the lines are sites with live objects)");
 	if (x->oldest > e->when)
 		return fail(p, "oldest %llu is more than the unload's when %llu",
 			    (unsigned long long)x->oldest, (unsigned long long)e->when);
-	sa_caller_split(x->caller, &c);
+	sa_caller_split(x->site.caller, &c);
 	if (!c.unloaded || !c.mod)
 		return fail(p, "the caller does not end in ' [%s] unloaded#%llu' (the unload's module and load)",
 			    e->module, (unsigned long long)e->load);
@@ -293,8 +293,8 @@ void sa_unloads_free(struct sa_unloads *u)
 
 	for (i = 0; i < u->n; i++) {
 		for (k = 0; k < u->u[i].nsite; k++) {
-			free(u->u[i].site[k].type_str);
-			free(u->u[i].site[k].caller);
+			free(u->u[i].site[k].site.type_str);
+			free(u->u[i].site[k].site.caller);
 		}
 		free(u->u[i].site);
 		free(u->u[i].module);

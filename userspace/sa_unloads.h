@@ -43,11 +43,12 @@
 struct sa_usite {
 	uint64_t objs, bytes, req;
 	uint64_t oldest;	/* the age of the oldest, seconds, at the unload */
-	enum sa_type type;
-	char *type_str;		/* as written (the main file's type of the retired row) */
-	const char *cache;	/* NAME of `cache:NAME` (inside type_str), or NULL */
-	char *caller;		/* the retired row's caller, to the end of the line */
-	unsigned long line;
+	/*
+	 * Its call site, named as the main file's retired row of it is:
+	 * site.type, type_str (as written), cache, caller (to the end of the
+	 * line) and line (of this file); the rest zero.
+	 */
+	struct sa_row site;
 };
 
 /* An unload: what the module's load left live from its sites. */

@@ -47,10 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct sa_usite *x = &e->site[k];
 			struct sa_caller c;
 
-			sa_caller_split(x->caller, &c);
+			sa_caller_split(x->site.caller, &c);
 			if (!x->objs || x->req > x->bytes || x->oldest > e->when ||
 			    c.unloaded != e->load || !c.mod || c.mlen != strlen(e->module) ||
-			    memcmp(c.mod, e->module, c.mlen) || !x->type_str[0])
+			    memcmp(c.mod, e->module, c.mlen) || !x->site.type_str[0])
 				abort();
 			objs += x->objs;	/* no wrap: each is at most the unload's */
 			bytes += x->bytes;
