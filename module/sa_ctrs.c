@@ -230,6 +230,9 @@ static void sa_site_widen(struct sa_site *e, u32 req)
 {
 	u64 cur = atomic64_read(&e->req_range);
 
+	/* The common case here (a look at the peak): within them. */
+	if (req >= lower_32_bits(cur) && req <= upper_32_bits(cur))
+		return;
 	for (;;) {
 		u32 min = lower_32_bits(cur), max = upper_32_bits(cur);
 		u64 old, want;
