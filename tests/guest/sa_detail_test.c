@@ -663,9 +663,11 @@ TEST(leak_churn_and_fixed_ages)
  * (issue 35, review item 6): its size columns add up to the allocations
  * the main file counts since the reset, and its request extremes are its
  * requests' (1500 bytes each), never 0.  A task pinned to the second CPU
- * holds and drops one object at a time at sa_test's hold site while the
- * first CPU resets, and a few milliseconds more, twenty times; the site
- * allocated since the reset in at least one of them.
+ * holds and drops one object at a time at sa_test's hold site (64 holds
+ * in all per load of sa_test: it is loaded again each time, and the task
+ * pauses between them) while the first CPU resets, and a few
+ * milliseconds more, twenty times; the site allocated since the reset in
+ * at least one of them.
  */
 TEST(sizes_after_reset_under_load)
 {
@@ -679,14 +681,15 @@ TEST(sizes_after_reset_under_load)
 		SKIP(return, "no sa_test.ko in %.900s", sa_ko_dir());
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU online: no reset under another CPU's load");
-	ASSERT_EQ(0, sa_test_fresh());
 	for (int iter = 0; iter < 20; iter++) {
 		const struct sa_row *mr;
 		const struct drow *r;
 		unsigned long long sum = 0;
-		pid_t pid = fork();
+		pid_t pid;
 		int n;
 
+		ASSERT_EQ(0, sa_test_fresh());
+		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid) {
 			cpu_set_t one;
@@ -695,12 +698,12 @@ TEST(sizes_after_reset_under_load)
 			CPU_SET(1, &one);
 			if (sched_setaffinity(0, sizeof(one), &one))
 				_exit(1);
-			for (;;) {
-				sa_write(SA_TEST_PROC, "hold 1", 6);
-				sa_write(SA_TEST_PROC, "drop 1", 6);
-			}
+			while (!sa_write(SA_TEST_PROC, "hold 1", 6) &&
+			       !sa_write(SA_TEST_PROC, "drop 1", 6))
+				usleep(200);
+			_exit(0);
 		}
-		usleep(20000);
+		usleep(2000);
 		EXPECT_EQ(0, sa_write_on(0, SA_PROC, "reset", 5));
 		usleep(5000);
 		kill(pid, SIGKILL);
