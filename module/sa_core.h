@@ -3,7 +3,8 @@
  * slab_account core: the tables' structures, their shared state, and the
  * inline hot path that every probe expands (site lookup, counting, the
  * object table's publish and release).  The slow paths are in
- * sa_sites.c (call-site table) and sa_objects.c (object table).
+ * sa_sites.c (call-site table), sa_ctrs.c (the sites' counters) and
+ * sa_objects.c (object table).
  *
  * Notes on ordering
  * -----------------
@@ -23,11 +24,13 @@
  * /proc readers, reset, start and stop run in process context under
  * sa_ctl_lock.
  *
- * sa_site_hash[h]	written once, vacant -> entry, by cmpxchg() in
- *			sa_site_get_slow() after the entry is complete (the
- *			cmpxchg is a full barrier).  Probes read it with
- *			READ_ONCE() and reach the entry through that pointer
- *			(address dependency); readers of the whole table use
+ * sa_site_hash[h]	vacant -> entry by cmpxchg() in sa_site_get_slow()
+ *			after the entry is complete (the cmpxchg is a full
+ *			barrier); entry -> sa_site_retired by retirement
+ *			(below), under sa_ctl_lock, with WRITE_ONCE(); never
+ *			anything else.  Probes read it with READ_ONCE() and
+ *			reach the entry through that pointer (address
+ *			dependency); readers of the whole table use
  *			sa_site.ready (smp_store_release / smp_load_acquire).
  *			A vacant slot points to sa_site_vacant (sa_sites.c:
  *			call site 0, .fast SA_FAST_NONE, never written), so
@@ -41,34 +44,55 @@
  * sa_cpu_ctrs		a CPU's array, zeroed, published with
  *			smp_store_release() by the hotplug prepare step before
  *			the CPU comes up (it runs no probe before), or for a
- *			CPU up at the load by the load, under the hotplug lock,
- *			before any probe is registered; the CPU's own
- *			probes read it with this_cpu_read(); readers of other
- *			CPUs' counters with smp_load_acquire(), skipping a
- *			NULL one (a CPU never online: nothing counted).  Freed
- *			only at unload, after the probes are gone.
+ *			CPU present at the load by the load, under the hotplug
+ *			lock, before any probe is registered (a CPU parked
+ *			part way up would not run the prepare step of a state
+ *			installed meanwhile); the CPU's own probes read it
+ *			with __this_cpu_read(), with preemption off; readers
+ *			of other CPUs' counters with smp_load_acquire(),
+ *			skipping a NULL one (a CPU never present: nothing
+ *			counted).  Freed only at unload, after the probes are
+ *			gone.
  * sa_site.ctr		written before the entry is published, never after.
  * sa_site counters	in each CPU's array at .ctr (sa_ctr_t, sa_arch.h:
  *			whole on 32-bit kernels too), written only by that
  *			CPU's probes (a reset or a hotplug teardown folds
- *			.live, on the CPU or with it offline), only grow
- *			but live (above), bytes_req, which an
+ *			.live, on the CPU or with it offline).  They only
+ *			grow, but .live (below), .bytes_req, which an
  *			in-place resize moves by its difference (signed,
- *			modulo 2^64), and an allocation taken back from a
- *			site: reported twice (large kmallocs on 6.10+) or
- *			recharged to the caller of krealloc()
- *			(sa_site_uncount_alloc()).  An allocation adds allocs,
- *			bytes_alloc, bytes_req, live in that order before the
- *			object is published; a free adds freed_req then frees,
- *			then subtracts live, after taking the object out.
- *			Every probe runs with
+ *			modulo 2^64), and the counters of an allocation taken
+ *			back (below).  An allocation adds one to its request
+ *			size's count (the allocations are the sum of those
+ *			counts), then bytes_alloc, bytes_req, live, in that
+ *			order, before the object is published; a free adds
+ *			freed_req then frees, then subtracts live, after
+ *			taking the object out.  Every probe runs with
  *			preemption off, so one event's updates are all on one
- *			CPU.  sa_site_sum() reads frees before allocs (smp_rmb)
- *			and bytes_req before bytes_alloc; sa_site_view() then
- *			clamps what a busy site's skewed reading may still
- *			give (req <= total, live_req <= live, no value below
- *			zero): exact when the site is quiet, never impossible.
- *			Reset's bases are read otherwise (sa_site_cold.base_*).
+ *			CPU.  sa_site_sum() reads frees before allocs
+ *			(smp_rmb): a free it counts was counted after its
+ *			allocation (the object's key, below), which it then
+ *			counts too; bytes_req before bytes_alloc likewise.
+ *			sa_site_view() clamps what a busy site's skewed
+ *			reading may still give (req <= total, live_req <=
+ *			live, no value below zero): exact when the site is
+ *			quiet, never impossible.  Reset's bases are read
+ *			otherwise (sa_site_cold.base_*).
+ * taken back		an allocation reported twice (large kmallocs on
+ *			6.10+) or recharged to the caller of krealloc() is
+ *			taken back from its first site by the probe that sees
+ *			it (sa_site_uncount_alloc()): on that probe's CPU,
+ *			which may not be the CPU that counted it (the task
+ *			migrated in between), so that CPU's counters of the
+ *			site are left below what it counted (modulo 2^64).
+ *			The sums stay exact once both updates are done; a
+ *			reader that read the counting CPU before the count
+ *			and the other after the take-back would see one
+ *			allocation too few, possibly fewer allocations than
+ *			frees, or a sum below zero.  sa_site_sum() clamps
+ *			each sum at zero, frees at allocs and freed_req at
+ *			bytes_req: what it returns is a reading an exact sum
+ *			could give at some moment of a busy site, and exact
+ *			once both updates are done.
  * sa_site.helper	written before the entry is published, never after:
  *			a site in a helper has fast = SA_FAST_NONE.
  * sa_site.owner	set when the site is retired, under sa_ctl_lock, and
@@ -96,55 +120,61 @@
  *			.live whole (xchg to 0), then adds it to live_alloc:
  *			a fold nested in between (an interrupt or NMI on the
  *			CPU) takes only what came after, and the sum stays
- *			exact.  A CPU folds when its .live passes .room after
- *			an allocation or goes below -SA_LIVE_BATCH after a
- *			free; reset folds every CPU, and a CPU's hotplug
- *			teardown folds it once it is dead.  So no CPU holds
- *			more than SA_LIVE_BATCH unfolded either way, but for
- *			the allocation or free it is counting.  Readers read
+ *			exact.  A CPU folds when its .live passes the batch
+ *			(sa_live_batch() of the object: 4096 bytes, or the
+ *			object if larger) after an allocation that passed the
+ *			room, or goes below minus the batch after a free;
+ *			reset folds every CPU, and a CPU's hotplug teardown
+ *			folds it once it is dead.  So no CPU holds more than
+ *			a batch unfolded either way, but for the event it is
+ *			counting.  A CPU that allocates and frees objects of
+ *			one size folds after as many objects either way: once
+ *			it freed what it allocated, it holds 0.  Readers read
  *			live_alloc, smp_rmb(), then every .live: exact when
  *			the site is quiet; a fold between the reads may be
- *			missed, never counted twice, which the view clamps.
- * sa_site.peak		atomic64, raised by cmpxchg to live_alloc after a
- *			fold of an allocation; reset sets it to live_alloc
- *			under sa_ctl_lock, after every CPU folded.  With
- *			every other CPU's .live at 0 (one CPU at a time at
- *			the site) live_alloc is the site's live bytes and the
- *			peak exact; else it is off by what the others hold
- *			unfolded: at most (CPUs - 1) x SA_LIVE_BATCH bytes
- *			either way (`peak bound`), but for the events in
- *			flight meanwhile.
- * sa_site.room		how far a CPU's .live may rise before it folds: the
- *			peak less live_alloc at the last fold of an
- *			allocation, at most SA_LIVE_BATCH, 0 after a new peak.
- *			READ_ONCE() by the hot path (it shares the line every
- *			allocation reads); WRITE_ONCE() by a fold where it
- *			must shrink or may grow by SA_ROOM_STEP, then, after
- *			smp_mb(), made 0 if live_alloc or the peak moved
- *			meanwhile (a stale larger room never stays).  Reset
- *			sets the peak, smp_mb(), then 0.
+ *			missed (its bytes read in neither place), never
+ *			counted twice; the view shows a sum below zero as 0.
+ * sa_site.peak		atomic64, raised by cmpxchg, never lowered but by a
+ *			reset: after an allocation that passed the room, to
+ *			live_alloc plus what the allocating CPU then holds
+ *			unfolded (sa_site_note_slow()); after a CPU's offline
+ *			fold, to live_alloc.  Reset sets it to live_alloc
+ *			under sa_ctl_lock, after every CPU folded.  With every
+ *			other CPU's .live at 0, that sum is the site's live
+ *			bytes, and every allocation that could make a new
+ *			most passes the room (below): the peak is then exact.
+ *			Else it is off by what the other CPUs hold unfolded,
+ *			at most a batch each, either way (`peak bound`), but
+ *			for the events in flight meanwhile.
+ * sa_site.room		how far a CPU's .live may rise before the next look
+ *			at the peak: the peak less live_alloc at the last
+ *			look, at most the batch.  READ_ONCE() by the hot path
+ *			(in the line every allocation reads); WRITE_ONCE() by
+ *			a look when it must shrink, may grow by SA_ROOM_STEP,
+ *			or may double, then, after smp_mb(), made 0 if
+ *			live_alloc rose or the peak fell meanwhile (a stale
+ *			larger room never stays); made 0 by an offline fold
+ *			that moved live_alloc.  Reset sets the peak, smp_mb(),
+ *			then 0.
  * sa_site.req_range	atomic64: the smallest and largest request (32 bits
- *			each), widened by a cmpxchg loop after the allocation
- *			is counted; reset empties it under sa_ctl_lock.
- * sa_site.first_req	SA_FIRST_NONE, then set once, by cmpxchg from
- *			none, by the allocation that took the range from
- *			empty to one size (after the range).  Reset sets it
- *			back before it empties the range (smp_wmb): an
- *			allocation that finds the range empty sets it again.
- *			One held up across a reset may set a size from before
- *			it, whose requests then neither widen the range nor
- *			are counted by size.  The hot path reads it plainly,
- *			once (sa_site_note()).
- * sa_site.sizes[]	atomic64 counts by size of the requests not of
- *			.first_req bytes (the hot path's one compare; the
- *			first request itself is counted too), less those
- *			taken back (may go below zero).  Every request not
- *			counted was of .first_req bytes, which the file adds
- *			to the range when there were such requests, so
- *			allocs - the other buckets is its bucket's count:
- *			exact when the site is quiet; busy, no count below
- *			zero and their sum allocs (sa_site_sizes()).  Reset
- *			zeroes them.
+ *			each), in the line every allocation reads.  An
+ *			allocation reads it after it is counted, and widens it
+ *			by a cmpxchg loop only to a new extreme
+ *			(sa_site_widen()).  Reset empties it before it reads
+ *			any CPU's counters, and smp_call_on_cpu() orders each
+ *			CPU's pass after that: an event counted after its
+ *			CPU's pass reads it after the emptying, so the range
+ *			holds every request since the reset (and perhaps one
+ *			of an event during the reset on a CPU not yet read,
+ *			which the file bounds by the size buckets that have
+ *			requests, sa_site_sizes()).
+ * sa_site.large	atomic64: the requests larger than SA_CPU_SIZES_MAX,
+ *			which the CPUs count with the largest size they keep,
+ *			less those taken back; written only on the page
+ *			allocator's large kmallocs.  Reset's base of it is
+ *			read before the CPUs' passes: a large request during
+ *			the reset may be shown in the column of the largest
+ *			size kept rather than the last.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  *			Reset reads each CPU's counters on that CPU, in a
@@ -153,10 +183,12 @@
  *			an event on that CPU (probes run with preemption off,
  *			and a task runs only where no interrupt is under it),
  *			so the bases count the same events in every counter,
- *			and a site that is quiet after the reset reads exactly
- *			however busy it was during it.  The one exception: an
- *			event in NMI context (kmalloc_nolock(), 7.x) that
- *			interrupts the read itself.
+ *			the size counts too, and a site that is quiet after
+ *			the reset reads exactly however busy it was during it,
+ *			its size columns adding up to its allocations.  The
+ *			one exception: an event in NMI context
+ *			(kmalloc_nolock(), 7.x) that interrupts the read
+ *			itself.
  * sa_bucket.key[j]	0 free, SA_KEY_BUSY claimed, else the object's
  *			address.  Claimed by cmpxchg(0 -> BUSY); the site
  *			counted; the value written; then the key published
@@ -202,8 +234,7 @@
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones
- * atomic64 everywhere, .first_req an unsigned long (a word), the clock
- * from 64-bit jiffies.
+ * atomic64 everywhere, the clock from 64-bit jiffies.
  */
 #ifndef SLAB_ACCOUNT_CORE_H
 #define SLAB_ACCOUNT_CORE_H
@@ -241,20 +272,33 @@ enum sa_site_type {
 };
 
 /*
- * A site's counters, per CPU, summed when the file is read.  Live objects
- * are allocs - frees, live requested bytes bytes_req - freed_req, live
- * bytes the site's live_alloc + live (the notes on ordering).  Each
- * CPU that comes online has an array of them, one per site of the table
- * and one for the vacant and retired sites (sa_sites.c): per-CPU memory
- * follows the CPUs that run, not the CPUs the firmware says may come.
+ * Request sizes counted in a CPU's array: <= 8, <= 16, ... <= 8192.  The
+ * last of them counts the larger requests too; the site's .large says how
+ * many of its requests were larger (sa_site_sizes()).
+ */
+#define SA_CPU_SIZES		(SA_SIZE_BUCKETS - 1)
+#define SA_CPU_SIZES_MAX	8192
+
+/*
+ * A site's counters, per CPU, summed when the file is read: 16 counters,
+ * 128 bytes, two whole cache lines of 64 bytes (the arrays are whole
+ * pages).  Allocations are the sum of the size counts (each allocation
+ * adds one to the count of its request's size, and nothing else counts
+ * them), live objects allocations - frees, live requested bytes
+ * bytes_req - freed_req, live bytes the site's live_alloc + live (the
+ * notes on ordering).  A free writes only the first line.  Each CPU that
+ * may run probes has an array of them, one per site of the table and one
+ * for the vacant and retired sites (sa_sites.c): per-CPU memory follows
+ * the CPUs that are present, not the CPUs the firmware says may come.
  */
 struct sa_site_pcpu {
-	sa_ctr_t allocs;
-	sa_ctr_t frees;
 	sa_ctr_t bytes_alloc;
 	sa_ctr_t bytes_req;	/* moved by in-place resizes too */
-	sa_ctr_t freed_req;	/* requested bytes of the frees */
 	sa_ctr_t live;		/* live bytes not yet folded: signed */
+	sa_ctr_t frees;
+	sa_ctr_t freed_req;	/* requested bytes of the frees */
+	/* Allocations by request size (sa_cpu_size()). */
+	sa_ctr_t sizes[SA_CPU_SIZES];
 };
 
 /* Their sums. */
@@ -265,21 +309,29 @@ struct sa_site_sum {
 
 /*
  * The most live bytes a CPU holds at a site without folding them into
- * the site's live_alloc, either way: the peak's bound is (CPUs - 1) times
- * this (4096: a fold per 64 kmalloc(64)s that one CPU allocates and
- * another frees, where every event wrote the site's line).  A fold
- * writes a larger room only a step larger (the room's line is read by
- * every allocation).
+ * the site's live_alloc, either way, after an event of an object of b
+ * bytes: SA_LIVE_BATCH, or the object when it is larger
+ * (sa_live_batch()).  4096: a fold per 64 kmalloc(64)s that one CPU
+ * allocates and another frees, where every event wrote the site's line;
+ * one object when larger: an alloc+free pair of 8 KiB objects on one CPU
+ * folds nothing.  A larger room is written only a step larger or twice
+ * as large (the room's line is read by every event).
  */
 #define SA_LIVE_BATCH		4096
 #define SA_ROOM_STEP		1024
 
+static __always_inline long sa_live_batch(unsigned long bytes_alloc)
+{
+	return max_t(long, SA_LIVE_BATCH, bytes_alloc);
+}
+
 /*
- * A site's first cache line holds what every allocation at it reads (the
- * key, the kind of allocation the fast path accepts, its per-CPU
- * counters, the room, which a fold writes when it changes); the next what
- * folds write (the live bytes folded, the peak), then the request sizes
- * (three 64-byte lines in all).
+ * A site's first cache line holds what every event at it reads (the key,
+ * the kind of allocation the fast path accepts, its per-CPU counters'
+ * offset, the request extremes and the room, which a fold writes when it
+ * changes, an allocation with a new extreme when it widens them); the
+ * next what folds write (the live bytes folded, the peak) and the count
+ * of requests larger than SA_CPU_SIZES_MAX (two 64-byte lines in all).
  */
 struct sa_site {
 	unsigned long call_site;
@@ -292,6 +344,12 @@ struct sa_site {
 	const struct kmem_cache *fast;
 	const struct kmem_cache *cache;	/* first cache seen, compared only */
 	unsigned long type;		/* enum sa_site_type bits */
+	/*
+	 * Requests since the last reset: the smallest and the largest
+	 * (sa_req_range()), widened by an allocation with a new extreme.
+	 */
+	atomic64_t req_range;
+	long room;			/* of .live before the next fold */
 	u32 ctr;			/* its counters' offset in a CPU's array */
 	u32 off;			/* its byte offset in sa_sites */
 	int ready;			/* published in the hash */
@@ -304,18 +362,11 @@ struct sa_site {
 	u8 via;
 	/* Retired (its code gone): 1 + the module load it was of, or 0. */
 	u16 owner;
-	long room;			/* of .live before the next fold */
 
 	atomic64_t live_alloc ____cacheline_aligned; /* folded from CPUs */
 	atomic64_t peak;		/* of the live bytes, since the reset */
-	/*
-	 * Requests since the last reset: the smallest and the largest
-	 * (sa_req_range()), the first size, and counts by size of those not
-	 * of the first size (sa_site_sizes()).
-	 */
-	atomic64_t req_range;
-	unsigned long first_req;	/* SA_FIRST_NONE before the first */
-	atomic64_t sizes[SA_SIZE_BUCKETS];
+	/* Requests larger than SA_CPU_SIZES_MAX, less those taken back. */
+	atomic64_t large;
 };
 
 /* What only the slow paths and the file read of a site: not in its lines. */
@@ -325,10 +376,11 @@ struct sa_site_cold {
 	/* Its name is a kretprobe's trampoline: the caller is hidden. */
 	u8 hidden;
 	/* Where the counters stood at the last reset (sa_ctl_lock). */
-	u64 base_allocs;
 	u64 base_frees;
 	u64 base_alloc;
 	u64 base_req;
+	u64 base_sizes[SA_CPU_SIZES];
+	u64 base_large;
 };
 
 /* What the file shows of a site (sa_site_view()). */
@@ -391,10 +443,11 @@ extern unsigned long sa_bucket_mask;
 extern unsigned long sa_vals_stride;	/* bytes of a bucket's values */
 
 /*
- * The site counters of each CPU that has come online since the load: an
- * array in memory of that CPU's node, made by the CPU hotplug's prepare
- * step (sa_sites.c) before the CPU runs anything, kept when it goes
- * offline (its counts stay in the sums); NULL for a CPU never online.
+ * The site counters of each CPU present since the load: an array in
+ * memory of that CPU's node, made by the load or by the CPU hotplug's
+ * prepare step (sa_ctrs.c) before the CPU runs anything, kept when it
+ * goes offline (its counts stay in the sums); NULL for a CPU never
+ * present.
  */
 DECLARE_PER_CPU(char *, sa_cpu_ctrs);
 
@@ -435,8 +488,6 @@ static inline unsigned int sa_size_bucket(u32 req)
 
 /* A site's request extremes as sa_site.req_range holds them. */
 #define SA_REQ_NONE	((u64)U32_MAX)	/* no request yet: min > max */
-/* sa_site.first_req before the first request: no request's size. */
-#define SA_FIRST_NONE	ULONG_MAX
 
 static __always_inline u64 sa_req_range(u32 min, u32 max)
 {
@@ -471,13 +522,39 @@ static __always_inline struct sa_site_pcpu *sa_site_ctrs(const struct sa_site *e
 	return (void *)(__this_cpu_read(sa_cpu_ctrs) + e->ctr);
 }
 
-void sa_site_note_slow(struct sa_site *e, s64 mine, size_t bytes_req);
-void sa_site_uncount_size(struct sa_site *e, u32 req);
-void sa_site_fold_free(struct sa_site *e);
+void sa_site_note_slow(struct sa_site *e, s64 mine,
+		       size_t bytes_alloc, size_t bytes_req);
+void sa_site_fold_free(struct sa_site *e, s64 mine, unsigned long bytes);
+
+/*
+ * This CPU's count of the requests of @req bytes at @e: up to
+ * SA_CPU_SIZES_MAX the size's own counter, larger ones the last, and the
+ * site's count of them (rare: the page allocator's large kmallocs).
+ */
+static __always_inline void sa_site_count_size(struct sa_site *e,
+					       struct sa_site_pcpu *c,
+					       u32 req, int n)
+{
+	/*
+	 * sa_size_bucket() by one bit scan: (req - 1) >> 3 is 0 for the
+	 * first bucket, and its last bit set is the bucket after it; one
+	 * bit lower, with bit 0 set, the same for each, and never 0.  A
+	 * request of 0 (never made) wraps, counted with the large ones.
+	 */
+	unsigned long i = __fls(((req - 1) >> 2) | 1);
+
+	if (likely(i < SA_CPU_SIZES)) {
+		sa_ctr_add(&c->sizes[i], n);
+		return;
+	}
+	sa_ctr_add(&c->sizes[SA_CPU_SIZES - 1], n);
+	atomic64_add(n, &e->large);
+}
 
 /*
  * Count an allocation at @e; returns this CPU's unfolded live bytes of @e
- * after it (sa_site_note() compares them with the room).
+ * after it (sa_site_note() compares them with the room).  Its size's
+ * count is its count: allocations are the sum of them.
  */
 static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 					       size_t bytes_alloc,
@@ -485,7 +562,7 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 {
 	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
-	sa_ctr_inc(&c->allocs);
+	sa_site_count_size(e, c, bytes_req, 1);
 	sa_ctr_add(&c->bytes_alloc, bytes_alloc);
 	sa_ctr_add(&c->bytes_req, bytes_req);
 	/* An add and a read back: no barrier, where an add_return has one. */
@@ -495,26 +572,25 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
 
 /*
  * After an allocation of @req bytes left this CPU @mine unfolded bytes at
- * @e: past the room, fold them and raise the peak; unless the request is
- * of the site's first size since the reset, count its size and widen the
- * extremes.  When does not matter, so callers do it last (a tail call).
- * @req is compared as the probe received it.
+ * @e: past the room, a look at the peak (and a fold past the batch); a
+ * request outside the site's extremes widens them.  When does not matter,
+ * so callers do it last (a tail call).  @req is compared as the probe
+ * received it; both tests read only the site's first line.
  */
 static __always_inline void sa_site_note(struct sa_site *e, s64 mine,
-					 size_t req)
+					 size_t bytes_alloc, size_t req)
 {
+	u64 range;
+
 	if (unlikely(mine > READ_ONCE(e->room)))
 		goto slow;
-	/*
-	 * A plain load of .first_req, folded into the compare: any value it
-	 * held, or a mix of two (whose upper halves are zero or all ones),
-	 * equals @req only if @req is a first size.
-	 */
-	if (unlikely(req != data_race(e->first_req)))
+	range = atomic64_read(&e->req_range);
+	if (unlikely((u32)req < lower_32_bits(range) ||
+		     (u32)req > upper_32_bits(range)))
 		goto slow;
 	return;
 slow:
-	sa_site_note_slow(e, mine, req);
+	sa_site_note_slow(e, mine, bytes_alloc, req);
 }
 
 /* Subtract @bytes from this CPU's unfolded live bytes of @e. */
@@ -522,22 +598,29 @@ static __always_inline void sa_site_live_sub(struct sa_site *e,
 					     struct sa_site_pcpu *c,
 					     unsigned long bytes)
 {
+	s64 mine;
+
 	sa_ctr_sub(&c->live, bytes);
-	if (unlikely((s64)sa_ctr_read(&c->live) < -SA_LIVE_BATCH))
-		sa_site_fold_free(e);
+	mine = sa_ctr_read(&c->live);
+	/* sa_site_fold_free() folds below -sa_live_batch(@bytes). */
+	if (unlikely(mine < -SA_LIVE_BATCH))
+		sa_site_fold_free(e, mine, bytes);
 }
 
-/* Take back an allocation counted at @e that was reported twice. */
+/*
+ * Take back an allocation counted at @e that was reported twice, or that
+ * a recharge moves: on this CPU, whichever counted it (the notes on
+ * ordering, "taken back").
+ */
 static __always_inline void sa_site_uncount_alloc(struct sa_site *e,
 						  u32 bytes_alloc,
 						  u32 bytes_req)
 {
 	struct sa_site_pcpu *c = sa_site_ctrs(e);
 
-	sa_site_uncount_size(e, bytes_req);
 	sa_ctr_sub(&c->bytes_req, bytes_req);
 	sa_ctr_sub(&c->bytes_alloc, bytes_alloc);
-	sa_ctr_dec(&c->allocs);
+	sa_site_count_size(e, c, bytes_req, -1);
 	sa_site_live_sub(e, c, bytes_alloc);
 }
 
@@ -730,7 +813,7 @@ static __always_inline void sa_account_alloc(unsigned long call_site,
 		goto slow_known;
 	/* What was handed out is at most KMALLOC_MAX_SIZE: 32 bits. */
 	mine = sa_obj_publish(keyp, val, key, e, bytes_alloc, bytes_req);
-	sa_site_note(e, mine, bytes_req);
+	sa_site_note(e, mine, bytes_alloc, bytes_req);
 	return;
 slow:
 	sa_account_alloc_slow(0, call_site, ptr, bytes_req, bytes_alloc, s);

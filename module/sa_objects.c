@@ -309,7 +309,7 @@ static noinline void sa_obj_missed(struct sa_objval *val, struct sa_site *e,
 	val->bytes_alloc = bytes_alloc;
 	WRITE_ONCE(val->bytes_req, bytes_req);
 	WRITE_ONCE(val->born, sa_clock());
-	sa_site_note(e, mine, bytes_req);
+	sa_site_note(e, mine, bytes_alloc, bytes_req);
 }
 
 noinline __noclone void
@@ -355,7 +355,7 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 	}
 	mine = sa_obj_publish(sa_key_of(slot), &sa_vals[slot], key, e,
 			      alloc32, req32);
-	sa_site_note(e, mine, req32);
+	sa_site_note(e, mine, alloc32, req32);
 }
 
 /* A free of a pointer not in its home bucket: spilled, or unknown. */
@@ -495,5 +495,5 @@ void sa_account_recharge(const void *ptr, unsigned long call_site,
 	sa_site_uncount_alloc(old, bytes_alloc, bytes_req);
 	mine = sa_site_count_alloc(e, bytes_alloc, bytes_req);
 	WRITE_ONCE(val->site, e->off);
-	sa_site_note(e, mine, bytes_req);
+	sa_site_note(e, mine, bytes_alloc, bytes_req);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The call-site table's interface beyond the inline hot path of
- * sa_core.h: its slow paths, its sizing, and how the file and reset see
- * a site (sa_sites.c).
+ * sa_core.h: its slow paths and its sizing (sa_sites.c), and how the
+ * files and reset see a site's counters (sa_ctrs.c).
  */
 #ifndef SLAB_ACCOUNT_SITES_H
 #define SLAB_ACCOUNT_SITES_H
@@ -18,11 +18,18 @@
 int sa_sites_alloc(unsigned long sites, size_t *bytes);
 /* The bytes those tables take (without the counters). */
 size_t sa_sites_bytes(unsigned long sites);
-/* The bytes of the counters of @sites sites for the CPUs online now. */
+/* The bytes of the counters of @sites sites for the CPUs present now. */
 size_t sa_sites_ctrs_bytes(unsigned long sites);
 void sa_sites_free(void);
 
-/* CPUs that have counters (online since the load), and their bytes. */
+/*
+ * sa_ctrs.c: each present CPU's counters, made now under the hotplug
+ * lock, and each later CPU's by its hotplug prepare step; and freed.
+ */
+int sa_ctrs_alloc(unsigned long sites);
+void sa_ctrs_free(void);
+
+/* CPUs that have counters (present since the load), and their bytes. */
 unsigned int sa_ctr_cpus_nr(void);
 size_t sa_ctrs_memory(void);
 /* At most how far a site's peak is from the most it had live (bytes). */

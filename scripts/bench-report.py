@@ -27,6 +27,15 @@ PEERS = ["baseline", "map", "stopped", "active", "ebpf-sums",
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
 
 
+# The shapes of call site (issue 35): bench/kmod/sa_bench.c's shape KIND.
+# Their rows show the median of the runs.
+SHAPES = [("one", "shape one: kmalloc(64)+kfree"),
+          ("vary", "shape vary: kmalloc(8..520)+kfree"),
+          ("big", "shape big: kmalloc(8192)+kfree"),
+          ("burst", "shape burst: 64 mixed held, per pair"),
+          ("cache", "shape cache: 200 B cache alloc+free")]
+
+
 def median(xs):
     xs = sorted(xs)
     n = len(xs)
@@ -78,6 +87,13 @@ def parse(path, configs):
                     tag = "batch %s" % v[0] if kind == "batch" else "cbatch"
                     r[tag + " alloc"] = int(v[2]) / n
                     r[tag + " free"] = int(v[3]) / n
+                elif kind == "shape":
+                    # Repeated (common.sh, shapes): the median counts, the
+                    # runs are kept for the spread.
+                    tag = "shape " + v[0]
+                    runs = r.get(tag + " runs", []) + [int(v[2]) / int(v[1])]
+                    r[tag + " runs"] = runs
+                    r[tag] = median(runs)
                 elif kind == "cpair":
                     r["cpair"] = int(v[2]) / int(v[1])
                 elif kind == "pages":
@@ -154,6 +170,7 @@ def rows_of(res, icount):
              ("  the same to krealloc(400): moved", "realloc move"),
              ("remote: kmalloc(64) on CPU A", "remote alloc"),
              ("  kfree on CPU B, per free", "remote free")]
+    rows += [(label, "shape " + k) for k, label in SHAPES]
     for c in CONFIGS:
         for key in list(res[c]):
             if key.startswith("par "):
@@ -328,9 +345,10 @@ PEER_ROWS = [("kmalloc(64)+kfree", "pair 64"),
              ("cache: alloc_bulk of 16, per object", "bulk alloc"),
              ("  then free_bulk of 16, per object", "bulk free"),
              ("kmalloc(40)+krealloc(60)+kfree, in place", "realloc inplace"),
-             ("  the same to krealloc(400): moved", "realloc move"),
-             ("syscall mix, ops/s, median", "mix ops/s"),
-             ("  its spread, % of the median", "mix spread %")]
+             ("  the same to krealloc(400): moved", "realloc move")] + \
+    [(label, "shape " + k) for k, label in SHAPES] + \
+    [("syscall mix, ops/s, median", "mix ops/s"),
+     ("  its spread, % of the median", "mix spread %")]
 SHORT = {"baseline": "base", "map": "map", "stopped": "stopped",
          "active": "active", "ebpf-sums": "bpf-sums",
          "ebpf-pointers": "bpf-ptrs", "ftrace": "ftrace"}
@@ -413,6 +431,54 @@ def peers_targets(res):
     return t
 
 
+def shapes_report(res, configs):
+    """Each shape's extra per pair over the baseline under each of
+    @configs: the median of its runs less the baseline's median, the
+    spread of its runs (max - min), and the extra over the one-size
+    pair's."""
+    b = res["baseline"]
+    out, doc = [], {}
+    if "shape one" not in b:
+        return out, doc
+    head = "%-44s" % "shape (extra guest ns per pair)"
+    for c in configs:
+        head += "%10s %8s %8s" % (c, "spread", "/one")
+    out.append(head)
+    out.append("-" * len(head))
+    for k, label in SHAPES:
+        line = "%-44s" % label
+        for c in configs:
+            r = res.get(c, {})
+            runs = r.get("shape %s runs" % k)
+            if not runs or "shape " + k not in b:
+                line += "%10s %8s %8s" % ("-", "-", "-")
+                continue
+            extra = r["shape " + k] - b["shape " + k]
+            one = r.get("shape one", 0) - b["shape one"]
+            spread = max(runs) - min(runs)
+            ratio = extra / one if one > 0.5 else None
+            doc.setdefault(c, {})[k] = {
+                "extra_median": extra, "spread": spread,
+                "over_one": ratio, "runs": runs,
+                "baseline_runs": b.get("shape %s runs" % k)}
+            line += "%10s %8s %8s" % (fmt(extra), fmt(spread),
+                                      "-" if ratio is None else
+                                      "%.2fx" % ratio)
+        out.append(line)
+    return out, doc
+
+
+def print_shapes(res, configs):
+    lines, doc = shapes_report(res, configs)
+    if lines:
+        print()
+        print("shapes of call site: extra per pair, median of the runs; spread"
+              " = max - min of the runs; /one = over the one-size pair's")
+        for line in lines:
+            print(line)
+    return doc
+
+
 def print_targets(name, t):
     print()
     print("targets (%s):" % name)
@@ -462,11 +528,12 @@ def peers_report(name, d, icount):
     if "agree" in meta:
         print("eBPF pointers vs slab_account at sab_pair: " +
               " ".join(meta["agree"]))
+    shapes = print_shapes(res, ["map", "active"])
     t = peers_targets(res)
     print_targets(name, t)
     for f in meta["fail"]:
         print("FAILED: " + f)
-    return {"results": res, "meta": meta, "targets": t}, \
+    return {"results": res, "meta": meta, "targets": t, "shapes": shapes}, \
         bool(meta["fail"]) or not meta.get("done")
 
 
@@ -678,11 +745,13 @@ def main():
             print("after the active workloads: resized in place %s, missed"
                   " hook calls %s, sab_bulk's row allocs/frees %s"
                   % tuple((meta["hook_rows"] + ["-"] * 3)[:3]))
+        shapes = print_shapes(res, ["floor", "active"])
         t = targets(res, meta, icount)
         print_targets(name, t)
         for f in meta["fail"]:
             print("FAILED: " + f)
-        doc["runs"][name] = {"results": res, "meta": meta, "targets": t}
+        doc["runs"][name] = {"results": res, "meta": meta, "targets": t,
+                             "shapes": shapes}
     with open(outj, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     print()

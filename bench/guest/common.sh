@@ -52,6 +52,18 @@ run() {
 	fi
 }
 
+# The shapes of call site (issue 35), SHAPE_RUNS times each, in turn: the
+# report takes the median of each and shows the spread.
+SHAPES="one vary big burst cache"
+SHAPE_RUNS=5
+shapes() {
+	for _ in $(seq $SHAPE_RUNS); do
+		for k in $SHAPES; do
+			run shape "$k" "$NPAIR"
+		done
+	done
+}
+
 mix() {
 	if r=$(sabench mix "$NMIX"); then
 		say "R $cfg $r"

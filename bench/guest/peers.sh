@@ -33,6 +33,7 @@ workload() {
 	run pages "$NPAIR"
 	run bulk $((NBATCH / 16 * 16))
 	run realloc "$NPAIR"
+	shapes
 	# Several mixes in each configuration: the scatter is measured where
 	# it arises, and the report takes the median.
 	for _ in $(seq $MIXRUNS); do

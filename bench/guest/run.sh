@@ -26,6 +26,7 @@ workload() {
 	done
 	run cpair "$NPAIR"
 	run cbatch "$NBATCH"
+	shapes
 	# The paths slab_account hooks with kprobes (no kmem event of their
 	# own): bulk allocs and frees of 16, krealloc in place and moving.
 	run bulk $((NBATCH / 16 * 16))

@@ -33,6 +33,17 @@
  *                        -> realloc 40 60 400 N NS_INPLACE NS_MOVED
  *                      (an in-place resize that moves, or a move that
  *                      stays, is error -EPROTO: not what is timed)
+ *   shape KIND N       N alloc+free pairs of one shape of call site, each
+ *                      shape at a call site of its own (sab_shape_*):
+ *                        one    kmalloc(64)+kfree
+ *                        vary   kmalloc(SIZE)+kfree, SIZE varying 8..520
+ *                               from one call to the next (as kstrdup's)
+ *                        big    kmalloc(8192)+kfree
+ *                        burst  64 kmalloc()s of mixed sizes (8..520)
+ *                               held, then their 64 kfree()s (N rounded
+ *                               down to a multiple of 64)
+ *                        cache  kmem_cache_alloc+free of the 200-byte cache
+ *                        -> shape KIND N NS
  *   pages N            N x __free_pages(alloc_pages(GFP_KERNEL, 0)): the page
  *                      allocator's order-0 pair (the kmem tracepoints'
  *                      mm_page_alloc and mm_page_free, not kmalloc's)
@@ -253,6 +264,119 @@ static noinline int sab_cbatch(unsigned long n, u64 *ns_alloc, u64 *ns_free)
 	*ns_free = ktime_get_ns() - t1;
 	*ns_alloc = t1 - t0;
 	return got == n ? 0 : -ENOMEM;
+}
+
+/* ---- one shape of call site per loop ----------------------------------- */
+
+#define SAB_BURST	64
+#define SAB_VARY_MIN	8
+#define SAB_VARY_SPAN	513	/* sizes 8 .. 520 */
+
+/* The @i-th request size of a varying site: every size of 8..520 in turn. */
+static inline size_t sab_vary_size(unsigned long i)
+{
+	return SAB_VARY_MIN + (i * 37) % SAB_VARY_SPAN;
+}
+
+static noinline int sab_shape_one(unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(64, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		kfree(p);
+	}
+	return 0;
+}
+
+static noinline int sab_shape_vary(unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(sab_vary_size(i), GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		kfree(p);
+	}
+	return 0;
+}
+
+static noinline int sab_shape_big(unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(8192, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		kfree(p);
+	}
+	return 0;
+}
+
+static noinline int sab_shape_burst(unsigned long n)
+{
+	void *objs[SAB_BURST];
+	unsigned int j, got;
+	unsigned long i;
+
+	for (i = 0; i + SAB_BURST <= n; i += SAB_BURST) {
+		for (j = 0; j < SAB_BURST; j++) {
+			objs[j] = kmalloc(sab_vary_size(i + j), GFP_KERNEL);
+			if (!objs[j])
+				break;
+		}
+		got = j;
+		while (j)
+			kfree(objs[--j]);
+		if (got < SAB_BURST)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static noinline int sab_shape_cache(unsigned long n)
+{
+	unsigned long i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kmem_cache_alloc(sab_cache, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		kmem_cache_free(sab_cache, p);
+	}
+	return 0;
+}
+
+/* N pairs of shape @kind; -EINVAL for an unknown one. */
+static int sab_shape(const char *kind, unsigned long *n, u64 *ns)
+{
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (!strcmp(kind, "one")) {
+		ret = sab_shape_one(*n);
+	} else if (!strcmp(kind, "vary")) {
+		ret = sab_shape_vary(*n);
+	} else if (!strcmp(kind, "big")) {
+		ret = sab_shape_big(*n);
+	} else if (!strcmp(kind, "burst")) {
+		*n = rounddown(*n, SAB_BURST);
+		ret = sab_shape_burst(*n);
+	} else if (!strcmp(kind, "cache")) {
+		ret = sab_shape_cache(*n);
+	} else {
+		return -EINVAL;
+	}
+	*ns = ktime_get_ns() - t0;
+	return ret;
 }
 
 static noinline int sab_pages(unsigned long n, u64 *ns)
@@ -542,6 +666,7 @@ static int sab_run(const char *cmd)
 	int ca, cb, ret;
 	char *r = sab_result;
 	size_t rl = sizeof(sab_result);
+	char kind[16];
 
 	if (sscanf(cmd, "pair %lu %lu", &size, &n) == 2) {
 		if (!sab_size_ok(size))
@@ -562,6 +687,11 @@ static int sab_run(const char *cmd)
 		ret = sab_cbatch(n, &a, &b);
 		snprintf(r, rl, "cbatch %u %lu %llu %llu\n", SAB_CACHE_SIZE,
 			 n, a, b);
+	} else if (sscanf(cmd, "shape %15s %lu", kind, &n) == 2) {
+		ret = sab_shape(kind, &n, &a);
+		if (ret == -EINVAL)
+			return ret;
+		snprintf(r, rl, "shape %s %lu %llu\n", kind, n, a);
 	} else if (sscanf(cmd, "pages %lu", &n) == 1) {
 		ret = sab_pages(n, &a);
 		snprintf(r, rl, "pages 0 %lu %llu\n", n, a);

@@ -351,4 +351,98 @@ TEST(peak_across_cpus)
 	sa_module_unload("sa_test");
 }
 
+/*
+ * One task at a time on two CPUs in turn (issue 35, review item 5): 10
+ * objects held and freed on the first CPU, then 10 held on the second.
+ * The first CPU freed what it allocated, of one size: it holds nothing
+ * unfolded (its folds of allocations and of frees come at the same
+ * count of objects), and the peak, looked at by the second CPU, is the
+ * most that was live, exactly: 10 objects, not 10 plus what the first
+ * CPU's frees left unfolded.
+ */
+TEST(peak_sequential_cpus)
+{
+	struct sa_truth t, base = { 0 };
+	unsigned long long bound, most;
+	struct sa_row r;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: nothing in turn");
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_cmd("reset"));
+
+	ASSERT_EQ(0, hold_on(0, "hold 10"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(10, t.objs);
+	EXPECT_EQ(t.live, r.peak);
+	most = t.live;
+	ASSERT_EQ(0, hold_on(0, "drop 10"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(0, r.objs);
+	EXPECT_EQ(most, r.peak);
+	ASSERT_EQ(0, hold_on(1, "hold 10"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(most, t.live);
+	EXPECT_EQ(most, r.peak);
+
+	sa_write(SA_TEST_PROC, "free", 4);
+	sa_module_unload("sa_test");
+}
+
+/* CPU @cpu offline (@on 0) or online again; 0 or an errno. */
+static int cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return sa_write(path, on ? "1" : "0", 1);
+}
+
+/*
+ * A CPU's live bytes folded when it goes offline raise the peak (review
+ * item 5): 4 objects held on the first CPU and freed on the second, 4
+ * held on the second, 3 more on the first; then the second CPU goes
+ * offline, and every object is freed.  The peak is the 7 objects that
+ * were live at once: a part of them the second CPU held unfolded, which
+ * its offline fold adds to the site's live bytes, raising the peak if
+ * they hid it.
+ */
+TEST(peak_offline_fold)
+{
+	struct sa_truth t, base = { 0 };
+	unsigned long long bound, most;
+	struct sa_row r;
+	int err;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: none to take offline");
+	ASSERT_EQ(0, sa_test_fresh());
+	ASSERT_EQ(0, sa_cmd("reset"));
+
+	ASSERT_EQ(0, hold_on(0, "hold 4"));
+	ASSERT_EQ(0, hold_on(1, "drop 4"));
+	ASSERT_EQ(0, hold_on(1, "hold 4"));
+	ASSERT_EQ(0, hold_on(0, "hold 3"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(7, t.objs);
+	most = t.live;
+	err = cpu_online(1, 0);
+	if (err) {
+		sa_write(SA_TEST_PROC, "free", 4);
+		sa_module_unload("sa_test");
+		SKIP(return, "CPU 1 cannot go offline (error %d)", err);
+	}
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(most, r.peak);
+	EXPECT_EQ(0, cpu_online(1, 1));
+	ASSERT_EQ(0, hold_on(0, "drop 7"));
+	hold_now(_metadata, &r, &t, &base, &bound);
+	EXPECT_EQ(0, r.objs);
+	EXPECT_EQ(most, r.peak);
+
+	sa_write(SA_TEST_PROC, "free", 4);
+	sa_module_unload("sa_test");
+}
+
 SA_SELFTEST_MAIN(1)

@@ -4,15 +4,19 @@
  * classes of the header against the kernel's kmalloc caches, request
  * extremes and size counts of sites of known sizes, the ages of a fixed
  * set, of a leak of one object a second and of a churn of short-lived
- * objects; every row against the format's rules and the main file.
+ * objects; every row against the format's rules and the main file; and,
+ * with sa_test.ko, a site's sizes after a reset under its load.
  * Its own parser of the file: independent of slabacct's.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "sa_lib.h"
@@ -648,6 +652,86 @@ TEST(leak_churn_and_fixed_ages)
 			}
 		}
 	}
+}
+
+/* sa_test's "hold" site: each request of 1500 bytes (tests/kmod/sa_test.c). */
+#define HOLD_FUNC	"sa_test_alloc_hold"
+#define HOLD_REQ	1500
+
+/*
+ * A reset while a site allocates on another CPU, the site then quiet
+ * (issue 35, review item 6): its size columns add up to the allocations
+ * the main file counts since the reset, and its request extremes are its
+ * requests' (1500 bytes each), never 0.  A task pinned to the second CPU
+ * holds and drops one object at a time at sa_test's hold site, as fast
+ * as it can (64 holds in all per load of sa_test: it is loaded again
+ * each time), while the first CPU resets, and a few milliseconds more,
+ * twenty times; the site allocated since the reset in at least one of
+ * them.
+ */
+TEST(sizes_after_reset_under_load)
+{
+	char ko[4096], err[256];
+	struct detail d;
+	struct sa_snap s;
+	int checked = 0;
+
+	snprintf(ko, sizeof(ko), "%s/sa_test.ko", sa_ko_dir());
+	if (access(ko, R_OK))
+		SKIP(return, "no sa_test.ko in %.900s", sa_ko_dir());
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: no reset under another CPU's load");
+	for (int iter = 0; iter < 20; iter++) {
+		const struct sa_row *mr;
+		const struct drow *r;
+		unsigned long long sum = 0;
+		pid_t pid;
+		int n;
+
+		ASSERT_EQ(0, sa_test_fresh());
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			cpu_set_t one;
+
+			CPU_ZERO(&one);
+			CPU_SET(1, &one);
+			if (sched_setaffinity(0, sizeof(one), &one))
+				_exit(1);
+			while (!sa_write(SA_TEST_PROC, "hold 1", 6) &&
+			       !sa_write(SA_TEST_PROC, "drop 1", 6))
+				;
+			_exit(0);
+		}
+		usleep(2000);
+		EXPECT_EQ(0, sa_write_on(0, SA_PROC, "reset", 5));
+		usleep(5000);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+
+		/* Quiet now: the main file, then the detail file. */
+		ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+		ASSERT_EQ(0, detail_read(&d, err, sizeof(err))) TH_LOG("%s", err);
+		mr = sa_snap_row(&s, HOLD_FUNC, &n);
+		r = detail_row(&d, HOLD_FUNC, &n);
+		if (mr && mr->allocs) {
+			ASSERT_NE(NULL, r) TH_LOG("no detail row for " HOLD_FUNC);
+			for (int j = 0; j < NSIZES; j++)
+				sum += r->sizes[j];
+			ksft_print_msg("reset %d: allocs %llu, size columns %llu, req %llu-%llu\n",
+				       iter, mr->allocs, sum, r->req_min,
+				       r->req_max);
+			EXPECT_EQ(mr->allocs, sum);
+			EXPECT_EQ(HOLD_REQ, r->req_min);
+			EXPECT_EQ(HOLD_REQ, r->req_max);
+			checked++;
+		}
+		detail_free(&d);
+		sa_snap_free(&s);
+	}
+	EXPECT_LT(0, checked) TH_LOG("no allocation after any of the resets");
+	sa_write(SA_TEST_PROC, "free", 4);
+	sa_module_unload("sa_test");
 }
 
 TEST(unload)

@@ -88,16 +88,17 @@ TEST(header_and_keys)
 	EXPECT_GT(sa_snap_key(&s, "call site capacity"), 0);
 	EXPECT_GT(sa_snap_key(&s, "table memory"), 0);
 	/*
-	 * 1.4: counters for each CPU online since the load (no CPU goes
-	 * offline here), none for CPUs that only may come: 48 bytes (six
-	 * 64-bit counters) per site of the table and the vacant one.
+	 * Counters for each CPU present since the load (every one is online
+	 * here), none for CPUs that only may come: 128 bytes (sixteen
+	 * 64-bit counters, two cache lines) per site of the table and the
+	 * vacant one.
 	 */
 	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN),
 		  (long)sa_snap_key(&s, "counter cpus"));
 	/* 1.5: each other CPU may hold a page of a site's live bytes. */
 	EXPECT_EQ((sa_snap_key(&s, "counter cpus") - 1) * 4096,
 		  sa_snap_key(&s, "peak bound"));
-	EXPECT_EQ(sa_snap_key(&s, "counter cpus") * 48 *
+	EXPECT_EQ(sa_snap_key(&s, "counter cpus") * 128 *
 		  (sa_snap_key(&s, "call site capacity") + 1),
 		  sa_snap_key(&s, "counter memory"));
 	EXPECT_GT(sa_snap_key(&s, "table memory"),

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_account: the call sites' counters.  This file owns each CPU's
+ * array of the sites' counters and the CPU hotplug steps that make and
+ * fold them, the folds of live bytes, the peak and the room, the request
+ * extremes, and how the counters are summed, viewed and reset: the slow
+ * paths of the inline counting in sa_core.h (whose notes on ordering say
+ * who writes what).  The table of sites itself is sa_sites.c's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "sa_core.h"
+#include "sa_sites.h"
+
+DEFINE_PER_CPU(char *, sa_cpu_ctrs);
+/* CPUs with counters (sa_cpu_ctrs set): those present since the load. */
+static struct cpumask sa_ctr_cpus;
+static atomic_t sa_nr_ctr_cpus = ATOMIC_INIT(0);
+static int sa_cpuhp_state;	/* the hotplug state, > 0 once set up */
+
+/* Bytes of one CPU's counters: the table's sites and the vacant one. */
+static size_t sa_ctrs_bytes(unsigned long sites)
+{
+	return (sites + 1) * sizeof(struct sa_site_pcpu);
+}
+
+/*
+ * The hotplug prepare step of @cpu (process context, on another CPU,
+ * before @cpu runs anything), and the load's for a CPU present then:
+ * its counters, unless it had them from an earlier time up (they keep
+ * its counts).
+ */
+static int sa_cpu_prepare(unsigned int cpu)
+{
+	char *ctrs;
+
+	if (per_cpu(sa_cpu_ctrs, cpu))
+		return 0;
+	/*
+	 * Whole pages in the CPU's node, as the other tables (a kmalloc
+	 * would round up to a power of two); failing, the load fails, or
+	 * the CPU's first bring-up.
+	 */
+	ctrs = vzalloc_node(sa_ctrs_bytes(sa_site_cap), cpu_to_node(cpu));
+	if (!ctrs)
+		return -ENOMEM;
+	/* Zeroed before any reader sees the array. */
+	smp_store_release(&per_cpu(sa_cpu_ctrs, cpu), ctrs);
+	cpumask_set_cpu(cpu, &sa_ctr_cpus);
+	atomic_inc(&sa_nr_ctr_cpus);
+	return 0;
+}
+
+/* @cpu's counters for a reader on any CPU, or NULL (none made). */
+static struct sa_site_pcpu *sa_cpu_site_ctrs(int cpu, const struct sa_site *e)
+{
+	/* Pairs with the release in sa_cpu_prepare(): zeroed when seen. */
+	char *ctrs = smp_load_acquire(&per_cpu(sa_cpu_ctrs, cpu));
+
+	return ctrs ? (void *)(ctrs + e->ctr) : NULL;
+}
+
+/*
+ * Fold the live bytes @c holds of @e into the site's: taken whole, then
+ * added, so that a fold nested in between (an interrupt or NMI on the
+ * same CPU) takes only what came after.  On @c's CPU, or with it
+ * offline.  Returns the site's folded live bytes after it.
+ */
+static s64 sa_site_fold_ctr(struct sa_site *e, struct sa_site_pcpu *c)
+{
+	s64 mine = sa_ctr_xchg(&c->live, 0);
+
+	return atomic64_add_return(mine, &e->live_alloc);
+}
+
+/* Raise @e's peak to @live; returns the peak after. */
+static s64 sa_site_raise_peak(struct sa_site *e, s64 live)
+{
+	s64 peak = atomic64_read(&e->peak);
+
+	do {
+		if (live <= peak)
+			return peak;
+	} while (!atomic64_try_cmpxchg(&e->peak, &peak, live));
+	return live;
+}
+
+/*
+ * The room after a look at @e's peak: how far a CPU's unfolded bytes may
+ * rise before the next look, @peak less @live (live_alloc as it was
+ * read), at most @batch.  It is in the line every event reads: written
+ * when it must shrink, or may grow to twice what it is or by
+ * SA_ROOM_STEP (a room that climbs is written a few times, and reaches
+ * what it may be).  A fold that raised live_alloc meanwhile, or a reset
+ * that lowered the peak, may have made it smaller than this one's: seen
+ * after the write, the room is 0 (never too large).
+ */
+static void sa_site_set_room(struct sa_site *e, s64 live, s64 peak, long batch)
+{
+	long room = live < peak ? min_t(s64, peak - live, batch) : 0;
+	long cur = READ_ONCE(e->room);
+
+	if (room < cur || room >= cur + SA_ROOM_STEP ||
+	    (room > cur && room >= 2 * cur)) {
+		WRITE_ONCE(e->room, room);
+		smp_mb();	/* the write before the checks */
+		if (atomic64_read(&e->live_alloc) > live ||
+		    atomic64_read(&e->peak) < peak)
+			WRITE_ONCE(e->room, 0);
+	}
+}
+
+/*
+ * The hotplug teardown of @cpu's prepare step, after it is dead (its
+ * probes are done): its live bytes folded, the peak raised to what the
+ * site then has live (they were live before: a peak the CPU's unfolded
+ * bytes hid), the room made 0 (live_alloc moved).  Its counts stay.
+ */
+static int sa_cpu_dead(unsigned int cpu)
+{
+	unsigned int i, n = sa_sites_seen();
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		struct sa_site_pcpu *c;
+
+		if (sa_site_ready(e)) {
+			c = sa_cpu_site_ctrs(cpu, e);
+			if (c && sa_ctr_read(&c->live)) {
+				sa_site_raise_peak(e, sa_site_fold_ctr(e, c));
+				WRITE_ONCE(e->room, 0);
+			}
+		}
+		if (!(i % 256))
+			cond_resched();
+	}
+	return 0;
+}
+
+int sa_ctrs_alloc(unsigned long sites)
+{
+	int cpu, ret;
+
+	/* Whole cache lines: no counter of a site in another's line. */
+	BUILD_BUG_ON(sizeof(struct sa_site_pcpu) != 128);
+	/* A site's counters' offset in a CPU's array is 32 bits. */
+	BUILD_BUG_ON(sizeof(struct sa_site_pcpu) > sizeof(struct sa_site));
+
+	cpus_read_lock();
+	/*
+	 * Not cpuhp_setup_state(): 5.10 installs a BP_PREPARE_DYN state
+	 * without calling it for the CPUs already up.  The state is
+	 * installed first, so that a CPU brought up from now on runs its
+	 * prepare step; every CPU present now gets its counters here, under
+	 * the same hotplug lock: the CPUs up, and a CPU parked part way up
+	 * (CPU_HOTPLUG_STATE_CONTROL), past the prepare steps, which would
+	 * not run this state's when it goes on up.
+	 */
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "slab_account:counters",
+						   sa_cpu_prepare, sa_cpu_dead);
+	if (ret >= 0) {
+		sa_cpuhp_state = ret;
+		ret = 0;
+		for_each_present_cpu(cpu) {
+			ret = sa_cpu_prepare(cpu);
+			if (ret)
+				break;
+		}
+	}
+	cpus_read_unlock();
+	return ret;
+}
+
+void sa_ctrs_free(void)
+{
+	int cpu;
+
+	if (sa_cpuhp_state > 0)
+		cpuhp_remove_state_nocalls(sa_cpuhp_state);
+	sa_cpuhp_state = 0;
+	for_each_possible_cpu(cpu) {
+		vfree(per_cpu(sa_cpu_ctrs, cpu));
+		per_cpu(sa_cpu_ctrs, cpu) = NULL;
+	}
+	cpumask_clear(&sa_ctr_cpus);
+	atomic_set(&sa_nr_ctr_cpus, 0);
+}
+
+unsigned int sa_ctr_cpus_nr(void)
+{
+	return atomic_read(&sa_nr_ctr_cpus);
+}
+
+size_t sa_ctrs_memory(void)
+{
+	return sa_ctr_cpus_nr() * sa_ctrs_bytes(sa_site_cap);
+}
+
+size_t sa_sites_ctrs_bytes(unsigned long sites)
+{
+	return sa_ctrs_bytes(sites) * num_present_cpus();
+}
+
+/*
+ * How far a site's peak may be from the most it had live, for objects up
+ * to SA_LIVE_BATCH bytes: every CPU with counters but the one that looks
+ * may hold up to SA_LIVE_BATCH bytes unfolded, either way (a site of
+ * larger objects: one of its largest objects per CPU).
+ */
+u64 sa_site_peak_bound(void)
+{
+	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH;
+}
+
+/* ---- the slow paths of an event ----------------------------------------- */
+
+/* Widen @e's request extremes to @req, if it is a new extreme. */
+static void sa_site_widen(struct sa_site *e, u32 req)
+{
+	u64 cur = atomic64_read(&e->req_range);
+
+	/* The common case here (a look at the peak): within them. */
+	if (req >= lower_32_bits(cur) && req <= upper_32_bits(cur))
+		return;
+	for (;;) {
+		u32 min = lower_32_bits(cur), max = upper_32_bits(cur);
+		u64 old, want;
+
+		want = sa_req_range(min_t(u32, min, req), max_t(u32, max, req));
+		if (want == cur)
+			return;
+		old = atomic64_cmpxchg(&e->req_range, cur, want);
+		if (old == cur)
+			return;
+		cur = old;
+	}
+}
+
+/*
+ * An allocation left this CPU @mine unfolded live bytes at @e.  Past the
+ * room: this CPU's bytes are folded when they pass the batch, and the
+ * peak is raised to the site's folded live bytes plus what this CPU
+ * still holds (exact when no other CPU holds any: the notes on ordering),
+ * then the room set from them.  A request outside the extremes widens
+ * them.
+ */
+noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
+				size_t bytes_alloc, size_t bytes_req)
+{
+	if (mine > READ_ONCE(e->room)) {
+		long batch = sa_live_batch(bytes_alloc);
+		s64 live, peak;
+
+		if (mine > batch) {
+			live = sa_site_fold_ctr(e, sa_site_ctrs(e));
+			mine = 0;
+		} else {
+			live = atomic64_read(&e->live_alloc);
+		}
+		peak = sa_site_raise_peak(e, live + mine);
+		sa_site_set_room(e, live, peak, batch);
+	}
+	/* At most KMALLOC_MAX_SIZE: 32 bits. */
+	sa_site_widen(e, bytes_req);
+}
+
+/*
+ * A free, or an allocation taken back, of an object of @bytes left this
+ * CPU @mine unfolded live bytes at @e, below -SA_LIVE_BATCH: folded
+ * below the batch of such an object.  No look at the peak: live bytes
+ * only went down.
+ */
+noinline void sa_site_fold_free(struct sa_site *e, s64 mine,
+				unsigned long bytes)
+{
+	if (mine < -sa_live_batch(bytes))
+		sa_site_fold_ctr(e, sa_site_ctrs(e));
+}
+
+/* ---- sums, views, sizes, reset -------------------------------------------- */
+
+/* Allocations counted by @c: the sum of its size counts. */
+static u64 sa_ctr_allocs(struct sa_site_pcpu *c)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < SA_CPU_SIZES; i++)
+		n += sa_ctr_read(&c->sizes[i]);
+	return n;
+}
+
+/* @v, a sum modulo 2^64, or 0 where a skewed reading gives less. */
+static u64 sa_pos(u64 v)
+{
+	return (s64)v > 0 ? v : 0;
+}
+
+/*
+ * The per-CPU counters of @e, summed.  A free is counted after its alloc,
+ * on whichever CPUs: frees are read first, so that allocs >= frees in the
+ * sum; requested bytes before allocated ones (added in the other order);
+ * live_alloc before the CPUs' live bytes (a fold takes its CPU's counter
+ * before it adds to live_alloc: a fold in between may be missed, never
+ * counted twice).  An allocation taken back on another CPU than the one
+ * that counted it (the notes on ordering) may be read as taken back and
+ * not yet counted: the sums are clamped to what an exact reading could
+ * give (no sum below 0, frees <= allocs, freed_req <= bytes_req).
+ */
+static void sa_site_sum(const struct sa_site *e, struct sa_site_sum *sum)
+{
+	struct sa_site_pcpu *c;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (!c)
+			continue;
+		sum->frees += sa_ctr_read(&c->frees);
+		sum->freed_req += sa_ctr_read(&c->freed_req);
+	}
+	/* Frees before allocs: a free is counted after its allocation. */
+	smp_rmb();
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (c)
+			sum->bytes_req += sa_ctr_read(&c->bytes_req);
+	}
+	sum->live = atomic64_read(&e->live_alloc);
+	/*
+	 * Requested before allocated bytes: added the other way round; the
+	 * folded live bytes before the CPUs' (above).
+	 */
+	smp_rmb();
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (!c)
+			continue;
+		sum->allocs += sa_ctr_allocs(c);
+		sum->bytes_alloc += sa_ctr_read(&c->bytes_alloc);
+		sum->live += (s64)sa_ctr_read(&c->live);
+	}
+	sum->allocs = sa_pos(sum->allocs);
+	sum->bytes_alloc = sa_pos(sum->bytes_alloc);
+	sum->bytes_req = sa_pos(sum->bytes_req);
+	sum->frees = min(sa_pos(sum->frees), sum->allocs);
+	sum->freed_req = min(sa_pos(sum->freed_req), sum->bytes_req);
+}
+
+/* @a - @b, or 0 where a reading skewed by concurrent updates gives less. */
+static u64 sa_sub0(u64 a, u64 b)
+{
+	return (s64)(a - b) > 0 ? a - b : 0;
+}
+
+/* A site's allocations at the last reset. */
+static u64 sa_base_allocs(const struct sa_site_cold *b)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < SA_CPU_SIZES; i++)
+		n += b->base_sizes[i];
+	return n;
+}
+
+void sa_site_view(struct sa_site *e, struct sa_site_view *v)
+{
+	const struct sa_site_cold *b = sa_site_cold(e);
+	struct sa_site_sum sum;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	sa_site_sum(e, &sum);
+	v->allocs = sa_sub0(sum.allocs, sa_base_allocs(b));
+	v->frees = sa_sub0(sum.frees, b->base_frees);
+	v->objs = sum.allocs - sum.frees;	/* frees <= allocs (above) */
+	v->total = sa_sub0(sum.bytes_alloc, b->base_alloc);
+	/* What was requested never exceeds what was handed out. */
+	v->req = min(sa_sub0(sum.bytes_req, b->base_req), v->total);
+	v->live = sum.live > 0 ? sum.live : 0;
+	/*
+	 * Live bytes and live requested bytes are summed in other passes:
+	 * while the site is busy they may disagree by the allocations and
+	 * frees in between.  Exact when the site is quiet.
+	 */
+	v->live_req = min(sum.bytes_req - sum.freed_req, v->live);
+	/* Taken at a reset while allocations went on, it may trail. */
+	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
+}
+
+/* The smallest and the largest request of size bucket @i. */
+static u32 sa_bucket_lo(unsigned int i)
+{
+	return i ? (4U << i) + 1 : 1;
+}
+
+static u32 sa_bucket_hi(unsigned int i)
+{
+	return i < SA_SIZE_BUCKETS - 1 ? 8U << i : U32_MAX;
+}
+
+void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
+{
+	const struct sa_site_cold *b = sa_site_cold(e);
+	u64 range = atomic64_read(&e->req_range);
+	s64 n[SA_SIZE_BUCKETS] = { 0 };
+	unsigned int i, lo = SA_SIZE_BUCKETS, hi = 0;
+	struct sa_site_pcpu *c;
+	u64 left = allocs;
+	s64 large;
+	int cpu;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	memset(z, 0, sizeof(*z));
+	large = atomic64_read(&e->large) - b->base_large;
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		c = sa_cpu_site_ctrs(cpu, e);
+		if (!c)
+			continue;
+		for (i = 0; i < SA_CPU_SIZES; i++)
+			n[i] += sa_ctr_read(&c->sizes[i]);
+	}
+	for (i = 0; i < SA_CPU_SIZES; i++)
+		n[i] -= b->base_sizes[i];
+	/* The last per-CPU count holds the larger requests too. */
+	n[SA_SIZE_BUCKETS - 1] = clamp_t(s64, large, 0,
+					 max_t(s64, n[SA_CPU_SIZES - 1], 0));
+	n[SA_CPU_SIZES - 1] -= n[SA_SIZE_BUCKETS - 1];
+	/*
+	 * Exact, and adding up to @allocs, when the site is quiet; busy (or
+	 * with allocations taken back after an in-place resize), no count
+	 * below zero and their sum @allocs, what is left in the largest.
+	 */
+	for (i = 0; i < SA_SIZE_BUCKETS; i++) {
+		if (n[i] <= 0 || !left)
+			continue;
+		z->count[i] = min_t(u64, n[i], left);
+		left -= z->count[i];
+		lo = min(lo, i);
+		hi = i;
+	}
+	if (left) {
+		z->count[hi] += left;
+		lo = min(lo, hi);
+	}
+	if (!allocs || range == SA_REQ_NONE)
+		return;		/* no request since the last reset */
+	/*
+	 * Every request since the reset widened the range after the reset
+	 * emptied it: the range holds them all, and may hold a request
+	 * made during the reset on a CPU not yet read.  Within the buckets
+	 * that have requests.
+	 */
+	z->min = max(lower_32_bits(range), sa_bucket_lo(lo));
+	z->max = min(upper_32_bits(range), sa_bucket_hi(hi));
+	if (z->min > z->max) {
+		z->min = sa_bucket_lo(lo);
+		z->max = sa_bucket_hi(hi);
+	}
+}
+
+/* Sites whose bases a reset reads on one CPU (sa_sites_reset()). */
+struct sa_reset_pass {
+	unsigned int n;
+	int cpu;
+};
+
+/*
+ * Add CPU @p->cpu's counters to the bases of the first @p->n sites.  Run
+ * on that CPU, interrupts off a few sites at a time: no event is then
+ * half counted there (the notes on ordering in sa_core.h); or, for a CPU
+ * that is offline, anywhere (its counters no longer move).
+ */
+static int sa_sites_base_cpu(void *arg)
+{
+	const struct sa_reset_pass *p = arg;
+	/* Never another CPU's counters while it runs probes. */
+	bool fold = !cpu_online(p->cpu) || p->cpu == raw_smp_processor_id();
+	unsigned long flags;
+	unsigned int i, j;
+
+	for (i = 0; i < p->n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		struct sa_site_cold *b = sa_site_cold(e);
+		struct sa_site_pcpu *c;
+
+		if (!(i % 64)) {
+			if (i) {
+				local_irq_restore(flags);
+				cond_resched();
+			}
+			local_irq_save(flags);
+		}
+		if (!sa_site_ready(e))
+			continue;
+		c = sa_cpu_site_ctrs(p->cpu, e);
+		if (!c)
+			continue;
+		/* Its live bytes folded: on that CPU, or it is offline. */
+		if (fold && sa_ctr_read(&c->live))
+			sa_site_fold_ctr(e, c);
+		for (j = 0; j < SA_CPU_SIZES; j++)
+			b->base_sizes[j] += sa_ctr_read(&c->sizes[j]);
+		b->base_frees += sa_ctr_read(&c->frees);
+		b->base_alloc += sa_ctr_read(&c->bytes_alloc);
+		b->base_req += sa_ctr_read(&c->bytes_req);
+	}
+	if (i)
+		local_irq_restore(flags);
+	return 0;
+}
+
+void sa_sites_reset(void)
+{
+	struct sa_reset_pass p = { .n = sa_sites_seen() };
+	unsigned int i;
+	int cpu;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	/*
+	 * Readers of the file wait for sa_ctl_lock: they see no base half
+	 * summed.  A site made ready during the passes has its bases from
+	 * the passes after that, each event counted in all of them or none.
+	 * The request extremes are emptied first: an event counted after
+	 * its CPU's pass widens them after this (smp_call_on_cpu() orders
+	 * the pass after it), so they hold every request since the reset.
+	 */
+	for (i = 0; i < p.n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		struct sa_site_cold *b = sa_site_cold(e);
+
+		memset(b->base_sizes, 0, sizeof(b->base_sizes));
+		b->base_frees = 0;
+		b->base_alloc = 0;
+		b->base_req = 0;
+		b->base_large = 0;
+		if (!sa_site_ready(e))
+			continue;
+		atomic64_set(&e->req_range, SA_REQ_NONE);
+		b->base_large = atomic64_read(&e->large);
+	}
+	smp_mb();	/* the extremes emptied before the passes */
+	/* With the hotplug lock: no CPU gets counters meanwhile. */
+	cpus_read_lock();
+	for_each_cpu(cpu, &sa_ctr_cpus) {
+		p.cpu = cpu;
+		if (!cpu_online(cpu) ||
+		    smp_call_on_cpu(cpu, sa_sites_base_cpu, &p, false))
+			sa_sites_base_cpu(&p);
+	}
+	cpus_read_unlock();
+	for (i = 0; i < p.n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (!sa_site_ready(e))
+			continue;
+		/*
+		 * Every CPU folded in its pass: the live bytes, exact for a
+		 * quiet site, as a look at the peak would see them.  Then
+		 * the room: a look that computed one from the old peak sees
+		 * the new and makes it 0 (sa_site_set_room()).
+		 */
+		atomic64_set(&e->peak,
+			     max_t(s64, atomic64_read(&e->live_alloc), 0));
+		smp_mb();	/* the peak before the room: see above */
+		WRITE_ONCE(e->room, 0);
+		if (!(i % 256))
+			cond_resched();
+	}
+}
