@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -42,27 +41,9 @@ FIXTURE_TEARDOWN(layout)
 	sa_module_load("slab_account", NULL);
 }
 
-/* How many times the kernel log holds @what. */
-static int logged_times(const char *what)
-{
-	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), times = 0;
-	char *buf, *at;
-
-	if (n <= 0)
-		return 0;
-	buf = calloc(1, n + 1);
-	if (!buf)
-		return 0;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
-	for (at = n > 0 ? strstr(buf, what) : NULL; at; at = strstr(at + 1, what))
-		times++;
-	free(buf);
-	return times;
-}
-
 static int logged(const char *what)
 {
-	return logged_times(what) > 0;
+	return sa_logged_times(what) > 0;
 }
 
 /*
@@ -106,13 +87,13 @@ static void noproto(struct __test_metadata *_metadata)
 		"whose prototype the build could not check: its arguments were checked at load with a call of our own";
 	struct sa_truth t[64];
 	const struct sa_row *r;
-	int n, cpus = 0, count, found = 0, before = logged_times(said);
+	int n, cpus = 0, count, found = 0, before = sa_logged_times(said);
 	char err[256];
 	struct sa_snap s;
 
 	ASSERT_EQ(0, sa_module_unload("slab_account"));
 	ASSERT_EQ(0, sa_module_load("noproto/slab_account", NULL));
-	EXPECT_EQ(before + 1, logged_times(said)) TH_LOG("not logged: %s", said);
+	EXPECT_EQ(before + 1, sa_logged_times(said)) TH_LOG("not logged: %s", said);
 	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(1, sa_snap_key(&s, "hooked kmem_cache_alloc_bulk"));
 	EXPECT_EQ(1, sa_snap_key(&s, "hooked kmem_cache_free_bulk"));
@@ -227,9 +208,9 @@ TEST_F(layout, checked_at_load)
 		ASSERT_EQ(0, sa_module_unload("slab_account"));
 		ASSERT_EQ(0, sa_module_load("slab_account", NULL));
 		/* Every measure logged since boot found the same. */
-		EXPECT_LE(1, logged_times(want)) TH_LOG("not logged: %s", want);
-		EXPECT_EQ(logged_times("struct kmem_cache measured: "),
-			  logged_times(want)) TH_LOG("another measure than %s", want);
+		EXPECT_LE(1, sa_logged_times(want)) TH_LOG("not logged: %s", want);
+		EXPECT_EQ(sa_logged_times("struct kmem_cache measured: "),
+			  sa_logged_times(want)) TH_LOG("another measure than %s", want);
 		ksft_print_msg("report: layout: measured at load as BTF says: %s\n",
 			       btf);
 		free(btf);

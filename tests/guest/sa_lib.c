@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -505,4 +506,21 @@ unsigned long long sa_trace_stat_sum(const char *dir, const char *key)
 		free(text);
 	}
 	return sum;
+}
+
+int sa_logged_times(const char *what)
+{
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), times = 0;
+	char *buf, *at;
+
+	if (n <= 0)
+		return 0;
+	buf = calloc(1, n + 1);
+	if (!buf)
+		return 0;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	for (at = n > 0 ? strstr(buf, what) : NULL; at; at = strstr(at + 1, what))
+		times++;
+	free(buf);
+	return times;
 }

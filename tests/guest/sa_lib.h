@@ -168,4 +168,8 @@ int main(int argc, char **argv)						\
 		ksft_exit_skip("no %s (set SA_KO_DIR)\n", ko);		\
 	return test_harness_run(argc, argv);				\
 }
+
+/* How many times the kernel log holds @what (0 when it cannot be read). */
+int sa_logged_times(const char *what);
+
 #endif /* SA_LIB_H */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -225,24 +224,6 @@ TEST_F(reload, cpu_online_after_load)
 	sa_snap_free(&b);
 }
 
-/* How many times the kernel log holds @what. */
-static int logged_times(const char *what)
-{
-	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), times = 0;
-	char *buf, *at;
-
-	if (n <= 0)
-		return 0;
-	buf = calloc(1, n + 1);
-	if (!buf)
-		return 0;
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
-	for (at = n > 0 ? strstr(buf, what) : NULL; at; at = strstr(at + 1, what))
-		times++;
-	free(buf);
-	return times;
-}
-
 /*
  * Whether the kernel calls tracepoint probes preemptible is asked of its
  * own code at every load (sa_tracepoints.c: a kfree() seen by a probe),
@@ -252,13 +233,13 @@ static int logged_times(const char *what)
 TEST_F(reload, tracepoint_preemption_asked)
 {
 	const char *yes = "slab_account: tracepoint probes are called preemptible";
-	int before = logged_times(yes), after;
+	int before = sa_logged_times(yes), after;
 
 	if (sa_module_loaded("slab_account"))
 		ASSERT_EQ(0, sa_module_unload("slab_account"));
 	ASSERT_EQ(0, sa_module_load("slab_account", NULL));
-	after = logged_times(yes);
-	EXPECT_EQ(0, logged_times("slab_account: cannot tell whether tracepoint probes"));
+	after = sa_logged_times(yes);
+	EXPECT_EQ(0, sa_logged_times("slab_account: cannot tell whether tracepoint probes"));
 	if (before) {
 		EXPECT_EQ(before + 1, after);
 	} else {
