@@ -381,6 +381,13 @@ struct sa_site_cold {
 	u64 base_req;
 	u64 base_sizes[SA_CPU_SIZES];
 	u64 base_large;
+	/*
+	 * The read of /proc/slab_account whose header counted this site
+	 * (sa_proc.c, sa_ctl_lock): that read shows its row even when the
+	 * site has become empty since, so that a whole file never has fewer
+	 * rows than its header's number of callers.
+	 */
+	u32 read_gen;
 };
 
 /* What the file shows of a site (sa_site_view()). */

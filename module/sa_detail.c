@@ -159,14 +159,15 @@ static void *sa_detail_start(struct seq_file *m, loff_t *pos)
 	mutex_lock(&sa_ctl_lock);
 	if (*pos > r->nsites)
 		return NULL;
-	return sa_site_shown(*pos - 1, r->nsites, pos, &r->view);
+	return sa_site_shown(*pos - 1, r->nsites, 0, pos, &r->view);
 }
 
 static void *sa_detail_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct sa_detail_reader *r = m->private;
 
-	return sa_site_shown(sa_site_next_idx(v), r->nsites, pos, &r->view);
+	return sa_site_shown(sa_site_next_idx(v), r->nsites, 0, pos,
+			     &r->view);
 }
 
 static void sa_detail_stop(struct seq_file *m, void *v)

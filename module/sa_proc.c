@@ -34,11 +34,22 @@
 /* What a reader keeps between rows. */
 struct sa_reader {
 	struct sa_site_view view;	/* of the row found, summed once per row */
+	u32 gen;			/* this read's, set by its header */
 	char sym[KSYM_SYMBOL_LEN];	/* a name looked up for the row */
 };
 
 static struct proc_dir_entry *sa_proc;
 static size_t sa_proc_table_bytes;
+/*
+ * The last read's number (sa_ctl_lock).  A header marks each site it
+ * counts with its read's number, and that read's walk shows the site's
+ * row even when the site has become empty meanwhile: an allocation taken
+ * back (a krealloc() recharge, a large kmalloc reported twice) or a reset
+ * between two chunks of the read.  A whole file then has at least as
+ * many rows as its number of callers, which the reader relies on to tell
+ * a file cut short.  0 is never a read's number.
+ */
+static u32 sa_read_gen;
 
 static void *sa_seq_start(struct seq_file *m, loff_t *pos)
 {
@@ -49,14 +60,14 @@ static void *sa_seq_start(struct seq_file *m, loff_t *pos)
 		return SEQ_START_TOKEN;
 	if (*pos > sa_site_cap)
 		return NULL;
-	return sa_site_shown(*pos - 1, sa_sites_seen(), pos, &r->view);
+	return sa_site_shown(*pos - 1, sa_sites_seen(), r->gen, pos, &r->view);
 }
 
 static void *sa_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct sa_reader *r = m->private;
 
-	return sa_site_shown(sa_site_next_idx(v), sa_sites_seen(), pos,
+	return sa_site_shown(sa_site_next_idx(v), sa_sites_seen(), r->gen, pos,
 			     &r->view);
 }
 
@@ -67,6 +78,7 @@ static void sa_seq_stop(struct seq_file *m, void *v)
 
 static void sa_seq_header(struct seq_file *m)
 {
+	struct sa_reader *r = m->private;
 	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
 	u64 allocs = 0, frees = 0, callers = 0, tracked = 0, sites = 0;
 	u64 hidden = 0;
@@ -78,6 +90,9 @@ static void sa_seq_header(struct seq_file *m)
 
 	/* Sites inside a trampoline are known by their names. */
 	sa_names_resolve_all();
+	if (!++sa_read_gen)
+		sa_read_gen = 1;
+	r->gen = sa_read_gen;
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
 
@@ -91,6 +106,7 @@ static void sa_seq_header(struct seq_file *m)
 		tracked += v.objs;
 		if (sa_view_empty(&v))
 			continue;
+		sa_site_cold(e)->read_gen = r->gen;
 		callers++;
 		total += v.total;
 		req += v.req;

@@ -317,8 +317,8 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 
 /* ---- the files' walk, retirement ------------------------------------- */
 
-struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
-			      struct sa_site_view *v)
+struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, u32 gen,
+			      loff_t *pos, struct sa_site_view *v)
 {
 	for (; idx < n; idx++) {
 		struct sa_site *e = sa_site_at(idx);
@@ -332,7 +332,8 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
 		if (!sa_site_ready(e))
 			continue;
 		sa_site_view(e, v);
-		if (!sa_view_empty(v)) {
+		if (!sa_view_empty(v) ||
+		    (gen && sa_site_cold(e)->read_gen == gen)) {
 			*pos = (loff_t)idx + 1;
 			return e;
 		}

@@ -86,12 +86,13 @@ static inline bool sa_view_empty(const struct sa_site_view *v)
 
 /*
  * Under sa_ctl_lock: the first site at index @idx or above, below @n, that
- * the files show (ready, not empty), its view in @v; sets *pos, the
- * seq_file position, to its index + 1 (@n + 1 when there is none).  It
- * may sleep (cond_resched() on long runs of empty sites).
+ * the files show (ready, and not empty or counted by the header of read
+ * @gen, when @gen is not 0), its view in @v; sets *pos, the seq_file
+ * position, to its index + 1 (@n + 1 when there is none).  It may sleep
+ * (cond_resched() on long runs of empty sites).
  */
-struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, loff_t *pos,
-			      struct sa_site_view *v);
+struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, u32 gen,
+			      loff_t *pos, struct sa_site_view *v);
 
 /* The index after @v's, @v a site or SEQ_START_TOKEN (then 0). */
 static inline unsigned int sa_site_next_idx(const void *v)
