@@ -71,11 +71,12 @@
  *			CPU.  sa_site_sum() reads frees before allocs
  *			(smp_rmb): a free it counts was counted after its
  *			allocation (the object's key, below), which it then
- *			counts too; bytes_req before bytes_alloc likewise.
- *			sa_site_view() clamps what a busy site's skewed
- *			reading may still give (req <= total, live_req <=
- *			live, no value below zero): exact when the site is
- *			quiet, never impossible.  Reset's bases are read
+ *			counts too.  bytes_req and bytes_alloc are not
+ *			ordered for another CPU (relaxed adds on arm64 and
+ *			32-bit ARM): sa_site_view() clamps what a busy
+ *			site's skewed reading may give (req <= total,
+ *			live_req <= live, no value below zero): exact when
+ *			the site is quiet, never impossible.  Reset's bases are read
  *			otherwise (sa_site_cold.base_*).
  * taken back		an allocation reported twice (large kmallocs on
  *			6.10+) or recharged to the caller of krealloc() is
@@ -164,17 +165,18 @@
  *			any CPU's counters, and smp_call_on_cpu() orders each
  *			CPU's pass after that: an event counted after its
  *			CPU's pass reads it after the emptying, so the range
- *			holds every request since the reset (and perhaps one
- *			of an event during the reset on a CPU not yet read,
+ *			holds every request since the reset (and perhaps some
+ *			of events during the reset on CPUs not yet read,
  *			which the file bounds by the size buckets that have
  *			requests, sa_site_sizes()).
  * sa_site.large	atomic64: the requests larger than SA_CPU_SIZES_MAX,
  *			which the CPUs count with the largest size they keep,
  *			less those taken back; written only on the page
  *			allocator's large kmallocs.  Reset's base of it is
- *			read before the CPUs' passes: a large request during
- *			the reset may be shown in the column of the largest
- *			size kept rather than the last.
+ *			read before the CPUs' passes: a request of the largest
+ *			size kept during the reset, on a CPU not yet read, may
+ *			be shown in the last column (larger) rather than its
+ *			own.
  * sa_site_cold.base_*	written by reset, read by the file, both under
  *			sa_ctl_lock: one row or header never mixes two resets.
  *			Reset reads each CPU's counters on that CPU, in a
@@ -297,7 +299,7 @@ struct sa_site_pcpu {
 	sa_ctr_t live;		/* live bytes not yet folded: signed */
 	sa_ctr_t frees;
 	sa_ctr_t freed_req;	/* requested bytes of the frees */
-	/* Allocations by request size (sa_cpu_size()). */
+	/* Allocations by request size (sa_site_count_size()). */
 	sa_ctr_t sizes[SA_CPU_SIZES];
 };
 
@@ -776,9 +778,10 @@ void sa_account_recharge(const void *ptr, unsigned long call_site,
 /*
  * An allocation.  The common case, done here: a known site of the same
  * kind, the pointer not in the table, nothing spilled from its home
- * bucket, a free slot there.  No call but tail calls, and few enough
- * values live at once that the probe saves no register (the code is
- * shaped for that: check the disassembly after a change).  Everything else
+ * bucket, a free slot there.  Few enough values live at once that the
+ * probe saves no register (the code is shaped for that: check the
+ * disassembly after a change); the slow paths are calls, tail calls
+ * but in a tracepoint probe that must turn preemption back on after.  Everything else
  * goes to the slow path before any change.  @s is NULL for kmalloc, the
  * cache or SA_CACHE_UNKNOWN.
  */

@@ -43,6 +43,7 @@ static size_t sa_ctrs_bytes(unsigned long sites)
 static int sa_cpu_prepare(unsigned int cpu)
 {
 	char *ctrs;
+	int node;
 
 	if (per_cpu(sa_cpu_ctrs, cpu))
 		return 0;
@@ -51,7 +52,9 @@ static int sa_cpu_prepare(unsigned int cpu)
 	 * would round up to a power of two); failing, the load fails, or
 	 * the CPU's first bring-up.
 	 */
-	ctrs = vzalloc_node(sa_ctrs_bytes(sa_site_cap), cpu_to_node(cpu));
+	node = cpu_to_node(cpu);
+	ctrs = vzalloc_node(sa_ctrs_bytes(sa_site_cap),
+			    node_online(node) ? node : NUMA_NO_NODE);
 	if (!ctrs)
 		return -ENOMEM;
 	/* Zeroed before any reader sees the array. */
@@ -266,7 +269,16 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 			live = sa_site_fold_ctr(e, sa_site_ctrs(e));
 			mine = 0;
 		} else {
+			/*
+			 * An interrupt or NMI may have folded this CPU's
+			 * bytes since @mine was read: read this CPU's bytes
+			 * again after live_alloc, so that a fold between the
+			 * two reads is missed (its own look at the peak
+			 * counted it) rather than counted twice.
+			 */
 			live = atomic64_read(&e->live_alloc);
+			barrier();
+			mine = (s64)sa_ctr_read(&sa_site_ctrs(e)->live);
 		}
 		peak = sa_site_raise_peak(e, live + mine);
 		sa_site_set_room(e, live, peak, batch);

@@ -243,9 +243,13 @@ static void sa_kc_copy_of(struct sa_kc_copy *k)
 	unsigned int n;
 
 #ifndef SA_KC_MEASURE
-	want = min_t(size_t, want, SA_KC_NAME_AT +
-		     (IS_ENABLED(CONFIG_SYSFS) ? sizeof(struct kobject) :
-						 sizeof(void *)));
+	/* The name and the kobject after it, and the two sizes wherever. */
+	want = min_t(size_t, want,
+		     max_t(size_t, SA_KC_NAME_AT +
+			   (IS_ENABLED(CONFIG_SYSFS) ? sizeof(struct kobject) :
+						       sizeof(void *)),
+			   max_t(size_t, SA_KC_SIZE_AT, SA_KC_OBJSIZE_AT) +
+			   sizeof(unsigned int)));
 #endif
 	for (n = 0; n + sizeof(long) <= want; n += sizeof(long))
 		if (copy_from_kernel_nofault(k->bytes + n, src + n,

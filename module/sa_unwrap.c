@@ -164,7 +164,8 @@ unsigned long sa_unwrap_caller(unsigned int helper, unsigned int *via)
 	/* Not the site's helper: this walk is not that allocation's. */
 	if (h != helper)
 		return 0;
-	*via = 0;
+	/* A trampoline passed over stands for @helper itself. */
+	*via = sa_helpers[helper - 1].entry ? 0 : helper;
 	for (; i < n; i++) {
 		if (sa_is_tramp(entries[i]))
 			continue;
