@@ -900,6 +900,10 @@ want "no left-at-unload module sa_lek: no unload of module sa_lek in the unloads
 gate_rule rule-nothing-left 1 "no left-at-unload module sa_lek" --unloads-file $U $R
 want "no left-at-unload module sa_leak function sa_leak_wrok: no call site of module sa_leak function sa_leak_wrok in the unloads' sites or the snapshot's retired rows: nothing to judge (a misspelt name, or did it never load or unload?)"
 gate_rule rule-nothing-left-function 1 "no left-at-unload module sa_leak function sa_leak_wrok" --unloads-file $U $R
+# only 'not' selectors that leave out every site of the module's unloads,
+# and a snapshot with no retired row of it: nothing to judge
+want "no left-at-unload module sa_leak not function sa_leak_init not function sa_leak_work: no call site of module sa_leak not function sa_leak_init not function sa_leak_work in the unloads' sites or the snapshot's retired rows: nothing to judge (a misspelt name, or did it never load or unload?)"
+gate_rule rule-nothing-left-not 1 "no left-at-unload module sa_leak not function sa_leak_init not function sa_leak_work" --unloads-file $U $RB
 want "no live-after-unload module sa_lek: no retired call site of module sa_lek in the snapshot: nothing to judge (a misspelt name, or did it never load or unload?)"
 gate_rule rule-nothing-live-after 1 "no live-after-unload module sa_lek" $R
 want "no live-after-unload module binfmt_misc optional: no retired call site of module binfmt_misc in the snapshot: nothing to judge (optional: it holds)"
@@ -1017,6 +1021,8 @@ gate_err rule-bad-type "slabacct: --rule 1:17: rule 'live <= 1K type slab': type
 gate_err rule-bad-scope "slabacct: --rule 1:16: rule 'live <= 1K per file': 'per' without a scope; expected site, function, module or cache after it" -R "live <= 1K per file" $R
 gate_err rule-growing-scope "slabacct: --rule 1:12: rule 'no growing per module': 'no growing' judges call sites; expected no 'per' (or 'per site')" -R "no growing per module" $R
 gate_err rule-not-unloaded "slabacct: --rule 1:16: rule 'live <= 1K not unloaded': 'not unloaded'; expected loaded instead" -R "live <= 1K not unloaded" $R
+gate_err rule-left-loaded "slabacct: --rule 1:34: rule 'no left-at-unload module sa_leak loaded': 'no left-at-unload' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'" -R "no left-at-unload module sa_leak loaded" --unloads-file $U $R
+gate_err rule-live-after-loaded "slabacct: --rule 1:22: rule 'no live-after-unload loaded': 'no live-after-unload' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'" -R "no live-after-unload loaded" $R
 gate_err rule-hash "slabacct: --rule 1:12: rule 'live <= 1K # budget': '#' in a rule; expected none (in a rules file it starts a comment)" -R "live <= 1K # budget" $R
 gate_err rule-empty "slabacct: --rule 1:1: rule '': an empty rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "" $R
 printf '# budgets\nlive <= 1K module sa_leak\n\n  slack <= 25 %%   # spaced\n' >"$TMP/bad.rules"
