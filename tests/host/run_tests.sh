@@ -2181,6 +2181,17 @@ if [ -w /dev/full ]; then
 	else
 		fail write-error "exit status $rc, stderr '$(cat "$TMP/err")'"
 	fi
+	# a gate whose report cannot be written could not run: 2, not a failed rule's 1
+	for fmt in text ktap junit json; do
+		# shellcheck disable=SC2046
+		"$SLABACCT" --check $([ $fmt = text ] || echo --$fmt) -R "live <= 100K" $V >/dev/full 2>"$TMP/err"
+		rc=$?
+		if [ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q '^slabacct: write error: ' "$TMP/err"; then
+			pass "gate-write-error-$fmt"
+		else
+			fail "gate-write-error-$fmt" "exit status $rc, stderr '$(cat "$TMP/err")'"
+		fi
+	done
 fi
 
 echo "$passed passed, $failed failed"
