@@ -2181,6 +2181,24 @@ if [ -w /dev/full ]; then
 	else
 		fail write-error "exit status $rc, stderr '$(cat "$TMP/err")'"
 	fi
+	# -o with standard output closed: FILE written whole, not lost on a
+	# descriptor 1 that open() gave it
+	"$SLABACCT" $V >"$TMP/want.txt" 2>/dev/null
+	"$SLABACCT" -o "$TMP/closed.txt" $V 2>"$TMP/err" >&-
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && [ -s "$TMP/want.txt" ] && cmp -s "$TMP/want.txt" "$TMP/closed.txt"; then
+		pass output-stdout-closed
+	else
+		fail output-stdout-closed "exit status $rc, stderr '$(cat "$TMP/err")'"
+	fi
+	# nor does a closed standard output become a place to write
+	"$SLABACCT" $V 2>"$TMP/err" >&-
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q '^slabacct: write error: ' "$TMP/err"; then
+		pass write-stdout-closed
+	else
+		fail write-stdout-closed "exit status $rc, stderr '$(cat "$TMP/err")'"
+	fi
 	# a gate whose report cannot be written could not run: 2, not a failed rule's 1
 	for fmt in text ktap junit json; do
 		# shellcheck disable=SC2046
