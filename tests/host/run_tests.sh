@@ -334,7 +334,7 @@ for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
 	fi
 done
 # --top-k K: K sites, the rest per module for the K modules holding most
-# of it (by the first sort key), the remainder as module="other"
+# of it (by the first sort key), the remainder as module="(other)"
 expect prometheus-topk1 0 --prometheus --top-k 1 --no-summary $V
 # sum by (module) of the site series equals the file's rows per module
 # whenever the file has no more modules than K (valid.txt has 3)
@@ -380,12 +380,23 @@ expect_err openmetrics-other-overflow 1 "slabacct: $TMP/om_big.txt: the total of
 	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m3]'
 	echo '1 0 1 0 0 0 0 1/1 kmalloc b+0x1/0x2 [m]'
 } >"$TMP/om_big3.txt"
-expect_err prometheus-rest-overflow 1 "slabacct: $TMP/om_big3.txt: the total of the other call sites (module=\"other\") does not fit in 64 bits" --prometheus --top-k 1 -s caller "$TMP/om_big3.txt"
+expect_err prometheus-rest-overflow 1 "slabacct: $TMP/om_big3.txt: the total of the other call sites (module=\"(other)\") does not fit in 64 bits" --prometheus --top-k 1 -s caller "$TMP/om_big3.txt"
+# a module named other: its own rest (module="other") and the remainder of
+# the modules past K (module="(other)") are two series, never one twice
+sed 's/\[mod_b\]/[other]/' fixtures/by.txt >"$TMP/by_other.txt"
+expect prometheus-module-other 0 --prometheus --top-k 1 --no-summary "$TMP/by_other.txt"
+dups=$(grep -v '^#' "$TMP/out" | sed 's/ [^ ]*$//' | sort | uniq -d)
+if [ "$rc" = 0 ] && [ -s "$TMP/out" ] && [ -z "$dups" ]; then
+	pass prometheus-module-other-unique
+else
+	fail prometheus-module-other-unique "exit status $rc, series twice: $dups"
+fi
 if command -v promtool >/dev/null 2>&1; then
 	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
 		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
 		    "fixtures/valid_1_4.txt" "fixtures/valid_1_5.txt" \
-		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V"; do
+		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V" \
+		    "--top-k 1 $TMP/by_other.txt"; do
 		# shellcheck disable=SC2086
 		"$SLABACCT" --openmetrics $args >"$TMP/out" 2>"$TMP/err"
 		if [ $? = 0 ] && promtool check metrics <"$TMP/out" >"$TMP/err" 2>&1; then
