@@ -13,6 +13,7 @@
 
 #include "cmd_check.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,7 +332,13 @@ static int print(const struct check *C)
 	return 0;
 }
 
-/* The report to stdout or -o's FILE: 0, or -1 with a message on stderr. */
+/*
+ * The report to stdout or -o's FILE: 0, or -1 with a message on stderr.  A
+ * report that cannot be written is the gate's error (it could not run), not
+ * a failed rule: on stdout the write error is found here, by a flush, and
+ * cleared once reported (the failed flush dropped what it could not write,
+ * so main()'s final flush has nothing left to report).
+ */
 static int output(const struct check *C)
 {
 	int ok;
@@ -341,6 +348,15 @@ static int output(const struct check *C)
 	ok = !print(C);
 	if (!ok)
 		cmd_error(NULL);
+	if (ok && !C->o->output) {
+		errno = 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
+				errno ? strerror(errno) : "");
+			clearerr(stdout);
+			ok = 0;
+		}
+	}
 	return sa_out_end(C->o->output, ok) || !ok ? -1 : 0;
 }
 

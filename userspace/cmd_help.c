@@ -51,7 +51,7 @@ void opts_usage(FILE *fp)
 	      "                       summary and the top call sites (--top-k N or -n N,\n"
 	      "                       default %d; --min), the rest as site=\"other\" per\n"
 	      "                       module for N modules (those of the sites first, then\n"
-	      "                       those holding most), the rest as module=\"other\"\n"
+	      "                       those holding most), the rest as module=\"(other)\"\n"
 	      "      --folded         folded stacks for flame graphs (flamegraph.pl, inferno,\n"
 	      "                       speedscope): module;function;site[;helper] VALUE,\n"
 	      "                       VALUE the first sort key\n"

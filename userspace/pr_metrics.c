@@ -81,7 +81,8 @@ static void metric_head(const char *name, const char *type, const char *help)
 /*
  * The labels of a row: function (the symbol), module ("vmlinux" for the
  * kernel), site (the caller), type.  Without a row, the labels of a sum of
- * the other call sites: of module @mod, or with @mod NULL of all the rest.
+ * the other call sites: of module @mod, or with @mod NULL of all the rest,
+ * module "(other)" (no module's name: those are [A-Za-z0-9_]).
  */
 static void site_labels(const struct sa_row *r, const char *mod)
 {
@@ -89,7 +90,7 @@ static void site_labels(const struct sa_row *r, const char *mod)
 
 	if (!r) {
 		fputs("{function=\"other\",module=", stdout);
-		sa_esc_str(stdout, mod ? mod : "other", SA_ESC_LABEL);
+		sa_esc_str(stdout, mod ? mod : "(other)", SA_ESC_LABEL);
 		fputs(",site=\"other\",type=\"other\"}", stdout);
 		return;
 	}
@@ -206,7 +207,7 @@ static char *module_dup(const struct sa_row *row)
 static void print_bound(uint64_t k, int key)
 {
 	printf(" Bound: K=%" PRIu64 " call sites by %s (--top-k), then site=\"other\" per module"
-	       " for K modules (theirs first, then those holding most), then module=\"other\".",
+	       " for K modules (theirs first, then those holding most), then module=\"(other)\".",
 	       k, sa_key_name(key));
 }
 
@@ -291,7 +292,7 @@ int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err)
 		rest = 1;
 		for (k = 0; k < SA_NFIELDS; k++)
 			if (sa_add_u64(&other[k], mods[i].v[k])) {
-				*err = sa_format("%s: the %s of the other call sites (module=\"other\") does not fit in 64 bits",
+				*err = sa_format("%s: the %s of the other call sites (module=\"(other)\") does not fit in 64 bits",
 						 f->name, sa_field_names[k]);
 				goto out;
 			}

@@ -464,14 +464,20 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 		unloads += it->u != last_off;
 		last_off = it->u;
 	}
-	/* nothing seen: no unload of the modules named; sites named that are
-	 * neither among those unloads' sites nor retired rows of the snapshot */
+	/*
+	 * Nothing seen: no unload of the modules named, or sites named that are
+	 * neither among those unloads' sites nor retired rows of the snapshot.
+	 * A rule that judged no unload selects nothing unless a retired row of
+	 * the snapshot is one of its sites (a site that left nothing live is not
+	 * listed in its unload's record), even without a site selector: a rule
+	 * made only of 'not' selectors may leave out every site of the module.
+	 */
 	if (!of_module)
 		return sa_gate_nothing(r, res, "unload", "the unloads file", SA_GATE_HINT_UNLOADED);
-	for (i = 0; r->site_sel && !sites && uj->snap && i < uj->snap->nrows; i++)
+	for (i = 0; (r->site_sel || !judged) && !sites && uj->snap && i < uj->snap->nrows; i++)
 		sites += uj->snap->rows[i].retired &&
 			 sa_gate_selects(r, uj->snap->rows[i].caller, uj->snap->rows[i].type_str, 1);
-	if (r->site_sel && !sites)
+	if ((r->site_sel || !judged) && !sites)
 		return sa_gate_nothing(r, res, "call site", "the unloads' sites or the snapshot's retired rows",
 			       SA_GATE_HINT_UNLOADED);
 	sel = sa_gate_selection(r);

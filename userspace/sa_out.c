@@ -74,6 +74,19 @@ static const int tmp_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
 
 void sa_out_init(void)
 {
+	int fd;
+
+	/*
+	 * A descriptor 0, 1 or 2 closed when slabacct started (`>&-`) gets a
+	 * placeholder: an O_PATH descriptor, on which read() and write() still
+	 * fail with EBADF as on a closed one, so that no file opened later
+	 * (-o's FILE in step 1, an input) takes its number and is written as
+	 * standard output or stderr.  Should "/" not open, the others are
+	 * left as they are.
+	 */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/", O_PATH | O_CLOEXEC) < 0)
+			break;
 	out_mode = umask(022);
 	umask(out_mode);
 	out_mode = 0666 & ~out_mode;

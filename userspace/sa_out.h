@@ -18,7 +18,11 @@
 #ifndef SA_OUT_H
 #define SA_OUT_H
 
-/* Set the mode a new FILE gets: 0666 less the umask.  Call once. */
+/*
+ * Set the mode a new FILE gets: 0666 less the umask, and hold the numbers of
+ * standard input, output and error when they are closed.  Call once, before
+ * any file is opened.
+ */
 void sa_out_init(void);
 
 /*

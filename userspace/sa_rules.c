@@ -158,6 +158,10 @@ static int parse_rest(struct rparser *p, struct sa_rule *r, size_t i)
 			if (neg)
 				return fail(p, w->col, "'not %s'; expected %s instead", sel_words[k],
 					    sel_words[k == SA_SEL_UNLOADED ? SA_SEL_LOADED : SA_SEL_UNLOADED]);
+			/* these rules judge the sites of unloaded modules only */
+			if (k == SA_SEL_LOADED && r->kind >= SA_R_LEFT)
+				return fail(p, w->col, "'no %s' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'",
+					    nouns[r->kind - 1]);
 		} else {
 			if (i + 1 == p->nw)
 				return fail(p, w->col + w->n, "'%s' without its %s; expected it after '%s'",

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	int ret;
 
+	sa_out_init();
 	opts_parse(&o, argc, argv);
 	if (o.kallsyms) {
 		char *err = NULL;
@@ -63,7 +64,6 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	sa_out_init();
 	ret = commands[o.cmd](&o);
 	opts_free(&o);
 	sa_kallsyms_free(o.ks);

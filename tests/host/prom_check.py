@@ -130,15 +130,15 @@ def cmd_snapshot(api, path, k, tfile):
           '%s series' % n)
 
     # sum by (module): exact for each module with a series, the rest
-    # under module="other", and all of it the summary's
+    # under module="(other)", and all of it the summary's
     got = {m.get('module'): v for m, v in
            query(api, 'sum by (module) (slab_account_site_live_bytes)', t)}
     mods = by_module(rows, 'live')
     bad = [(mod, v, mods.get(mod)) for mod, v in got.items()
-           if mod != 'other' and mods.get(mod) != v]
+           if mod != '(other)' and mods.get(mod) != v]
     rest = sum(v for mod, v in mods.items() if mod not in got)
     check(name + ': sum by (module) (slab_account_site_live_bytes)',
-          not bad and got.get('other', 0.0) == rest and len(got) > 1,
+          not bad and got.get('(other)', 0.0) == rest and len(got) > 1,
           'got %s, want %s' % (got, mods))
     total = scalar(api, 'sum(slab_account_site_live_bytes)', t)
     check(name + ': sum(slab_account_site_live_bytes) is current bytes allocated',
@@ -162,7 +162,7 @@ def cmd_change(api, old, new, t_old, t_new):
     check('change: slab_account_allocs_total', d == want, '%s, want %d' % (d, want))
     expr = ('sum by (module) (slab_account_site_allocated_bytes_total)'
             ' - sum by (module) (slab_account_site_allocated_bytes_total @ %.3f)' % t_old)
-    got = {m['module']: v for m, v in query(api, expr, t_new) if m['module'] != 'other'}
+    got = {m['module']: v for m, v in query(api, expr, t_new) if m['module'] != '(other)'}
     mo, mn = by_module(ro, 'total'), by_module(rn, 'total')
     want = {mod: float(mn[mod] - mo[mod]) for mod in got if mod in mo and mod in mn}
     check('change: sum by (module) of site_allocated_bytes_total', got and got == want,

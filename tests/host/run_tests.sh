@@ -334,7 +334,7 @@ for lim in "" "-n 1" "-n 3" "--min 5000" "-s live --min 2K"; do
 	fi
 done
 # --top-k K: K sites, the rest per module for the K modules holding most
-# of it (by the first sort key), the remainder as module="other"
+# of it (by the first sort key), the remainder as module="(other)"
 expect prometheus-topk1 0 --prometheus --top-k 1 --no-summary $V
 # sum by (module) of the site series equals the file's rows per module
 # whenever the file has no more modules than K (valid.txt has 3)
@@ -380,12 +380,23 @@ expect_err openmetrics-other-overflow 1 "slabacct: $TMP/om_big.txt: the total of
 	echo '18446744073709551615 0 18446744073709551615 0 0 0 0 1/1 kmalloc a+0x1/0x2 [m3]'
 	echo '1 0 1 0 0 0 0 1/1 kmalloc b+0x1/0x2 [m]'
 } >"$TMP/om_big3.txt"
-expect_err prometheus-rest-overflow 1 "slabacct: $TMP/om_big3.txt: the total of the other call sites (module=\"other\") does not fit in 64 bits" --prometheus --top-k 1 -s caller "$TMP/om_big3.txt"
+expect_err prometheus-rest-overflow 1 "slabacct: $TMP/om_big3.txt: the total of the other call sites (module=\"(other)\") does not fit in 64 bits" --prometheus --top-k 1 -s caller "$TMP/om_big3.txt"
+# a module named other: its own rest (module="other") and the remainder of
+# the modules past K (module="(other)") are two series, never one twice
+sed 's/\[mod_b\]/[other]/' fixtures/by.txt >"$TMP/by_other.txt"
+expect prometheus-module-other 0 --prometheus --top-k 1 --no-summary "$TMP/by_other.txt"
+dups=$(grep -v '^#' "$TMP/out" | sed 's/ [^ ]*$//' | sort | uniq -d)
+if [ "$rc" = 0 ] && [ -s "$TMP/out" ] && [ -z "$dups" ]; then
+	pass prometheus-module-other-unique
+else
+	fail prometheus-module-other-unique "exit status $rc, series twice: $dups"
+fi
 if command -v promtool >/dev/null 2>&1; then
 	for args in "$V" "fixtures/valid_1_1.txt" "fixtures/quoting.txt" \
 		    "fixtures/escapes.txt" "fixtures/dups_after.txt" "-n 1 $V" \
 		    "fixtures/valid_1_4.txt" "fixtures/valid_1_5.txt" \
-		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V"; do
+		    "--cache=nosuch $V" "--summary-only $V" "--no-summary -n 2 $V" \
+		    "--top-k 1 $TMP/by_other.txt"; do
 		# shellcheck disable=SC2086
 		"$SLABACCT" --openmetrics $args >"$TMP/out" 2>"$TMP/err"
 		if [ $? = 0 ] && promtool check metrics <"$TMP/out" >"$TMP/err" 2>&1; then
@@ -900,6 +911,10 @@ want "no left-at-unload module sa_lek: no unload of module sa_lek in the unloads
 gate_rule rule-nothing-left 1 "no left-at-unload module sa_lek" --unloads-file $U $R
 want "no left-at-unload module sa_leak function sa_leak_wrok: no call site of module sa_leak function sa_leak_wrok in the unloads' sites or the snapshot's retired rows: nothing to judge (a misspelt name, or did it never load or unload?)"
 gate_rule rule-nothing-left-function 1 "no left-at-unload module sa_leak function sa_leak_wrok" --unloads-file $U $R
+# only 'not' selectors that leave out every site of the module's unloads,
+# and a snapshot with no retired row of it: nothing to judge
+want "no left-at-unload module sa_leak not function sa_leak_init not function sa_leak_work: no call site of module sa_leak not function sa_leak_init not function sa_leak_work in the unloads' sites or the snapshot's retired rows: nothing to judge (a misspelt name, or did it never load or unload?)"
+gate_rule rule-nothing-left-not 1 "no left-at-unload module sa_leak not function sa_leak_init not function sa_leak_work" --unloads-file $U $RB
 want "no live-after-unload module sa_lek: no retired call site of module sa_lek in the snapshot: nothing to judge (a misspelt name, or did it never load or unload?)"
 gate_rule rule-nothing-live-after 1 "no live-after-unload module sa_lek" $R
 want "no live-after-unload module binfmt_misc optional: no retired call site of module binfmt_misc in the snapshot: nothing to judge (optional: it holds)"
@@ -1017,6 +1032,8 @@ gate_err rule-bad-type "slabacct: --rule 1:17: rule 'live <= 1K type slab': type
 gate_err rule-bad-scope "slabacct: --rule 1:16: rule 'live <= 1K per file': 'per' without a scope; expected site, function, module or cache after it" -R "live <= 1K per file" $R
 gate_err rule-growing-scope "slabacct: --rule 1:12: rule 'no growing per module': 'no growing' judges call sites; expected no 'per' (or 'per site')" -R "no growing per module" $R
 gate_err rule-not-unloaded "slabacct: --rule 1:16: rule 'live <= 1K not unloaded': 'not unloaded'; expected loaded instead" -R "live <= 1K not unloaded" $R
+gate_err rule-left-loaded "slabacct: --rule 1:34: rule 'no left-at-unload module sa_leak loaded': 'no left-at-unload' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'" -R "no left-at-unload module sa_leak loaded" --unloads-file $U $R
+gate_err rule-live-after-loaded "slabacct: --rule 1:22: rule 'no live-after-unload loaded': 'no live-after-unload' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'" -R "no live-after-unload loaded" $R
 gate_err rule-hash "slabacct: --rule 1:12: rule 'live <= 1K # budget': '#' in a rule; expected none (in a rules file it starts a comment)" -R "live <= 1K # budget" $R
 gate_err rule-empty "slabacct: --rule 1:1: rule '': an empty rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "" $R
 printf '# budgets\nlive <= 1K module sa_leak\n\n  slack <= 25 %%   # spaced\n' >"$TMP/bad.rules"
@@ -2175,6 +2192,35 @@ if [ -w /dev/full ]; then
 	else
 		fail write-error "exit status $rc, stderr '$(cat "$TMP/err")'"
 	fi
+	# -o with standard output closed: FILE written whole, not lost on a
+	# descriptor 1 that open() gave it
+	"$SLABACCT" $V >"$TMP/want.txt" 2>/dev/null
+	"$SLABACCT" -o "$TMP/closed.txt" $V 2>"$TMP/err" >&-
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && [ -s "$TMP/want.txt" ] && cmp -s "$TMP/want.txt" "$TMP/closed.txt"; then
+		pass output-stdout-closed
+	else
+		fail output-stdout-closed "exit status $rc, stderr '$(cat "$TMP/err")'"
+	fi
+	# nor does a closed standard output become a place to write
+	"$SLABACCT" $V 2>"$TMP/err" >&-
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q '^slabacct: write error: ' "$TMP/err"; then
+		pass write-stdout-closed
+	else
+		fail write-stdout-closed "exit status $rc, stderr '$(cat "$TMP/err")'"
+	fi
+	# a gate whose report cannot be written could not run: 2, not a failed rule's 1
+	for fmt in text ktap junit json; do
+		# shellcheck disable=SC2046
+		"$SLABACCT" --check $([ $fmt = text ] || echo --$fmt) -R "live <= 100K" $V >/dev/full 2>"$TMP/err"
+		rc=$?
+		if [ "$rc" = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q '^slabacct: write error: ' "$TMP/err"; then
+			pass "gate-write-error-$fmt"
+		else
+			fail "gate-write-error-$fmt" "exit status $rc, stderr '$(cat "$TMP/err")'"
+		fi
+	done
 fi
 
 echo "$passed passed, $failed failed"
