@@ -568,7 +568,7 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		# helpers cannot be found; the tests say so.  No CPU hotplug
 		# (HOTPLUG_CPU off): no CPU can come online after the load.
 		skips="global.exact_on_every_path global.helpers_name_their_callers"
-		skips+=" reload.cpu_online_after_load"
+		skips+=" reload.cpu_online_after_load global.peak_offline_fold"
 	fi
 	if [ "$row" = "$SA_DEBUG_ROW" ]; then
 		# KASAN, lockdep and kmemleak under TCG: several times slower;

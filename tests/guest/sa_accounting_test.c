@@ -417,6 +417,8 @@ TEST(peak_offline_fold)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU online: none to take offline");
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no CPU hotplug in this kernel (no /sys/devices/system/cpu/cpu1/online)");
 	ASSERT_EQ(0, sa_test_fresh());
 	ASSERT_EQ(0, sa_cmd("reset"));
 
