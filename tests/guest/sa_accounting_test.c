@@ -389,15 +389,6 @@ TEST(peak_sequential_cpus)
 	sa_module_unload("sa_test");
 }
 
-/* CPU @cpu offline (@on 0) or online again; 0 or an errno. */
-static int cpu_online(int cpu, int on)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return sa_write(path, on ? "1" : "0", 1);
-}
 
 /*
  * A CPU's live bytes folded when it goes offline raise the peak (review
@@ -413,12 +404,14 @@ TEST(peak_offline_fold)
 	struct sa_truth t, base = { 0 };
 	unsigned long long bound, most;
 	struct sa_row r;
+	char path[64];
 	int err;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU online: none to take offline");
-	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
-		SKIP(return, "no CPU hotplug in this kernel (no /sys/devices/system/cpu/cpu1/online)");
+	sa_cpu_online_path(path, sizeof(path), 1);
+	if (access(path, W_OK))
+		SKIP(return, "no CPU hotplug in this kernel (no %s)", path);
 	ASSERT_EQ(0, sa_test_fresh());
 	ASSERT_EQ(0, sa_cmd("reset"));
 
@@ -429,7 +422,7 @@ TEST(peak_offline_fold)
 	hold_now(_metadata, &r, &t, &base, &bound);
 	EXPECT_EQ(7, t.objs);
 	most = t.live;
-	err = cpu_online(1, 0);
+	err = sa_cpu_online(1, 0);
 	if (err) {
 		sa_write(SA_TEST_PROC, "free", 4);
 		sa_module_unload("sa_test");
@@ -437,7 +430,7 @@ TEST(peak_offline_fold)
 	}
 	hold_now(_metadata, &r, &t, &base, &bound);
 	EXPECT_EQ(most, r.peak);
-	EXPECT_EQ(0, cpu_online(1, 1));
+	EXPECT_EQ(0, sa_cpu_online(1, 1));
 	ASSERT_EQ(0, hold_on(0, "drop 7"));
 	hold_now(_metadata, &r, &t, &base, &bound);
 	EXPECT_EQ(0, r.objs);

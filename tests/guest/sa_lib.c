@@ -524,3 +524,16 @@ int sa_logged_times(const char *what)
 	free(buf);
 	return times;
 }
+
+void sa_cpu_online_path(char *buf, size_t len, int cpu)
+{
+	snprintf(buf, len, "/sys/devices/system/cpu/cpu%d/online", cpu);
+}
+
+int sa_cpu_online(int cpu, int on)
+{
+	char path[64];
+
+	sa_cpu_online_path(path, sizeof(path), cpu);
+	return sa_write(path, on ? "1" : "0", 1);
+}

@@ -169,6 +169,11 @@ int main(int argc, char **argv)						\
 	return test_harness_run(argc, argv);				\
 }
 
+/* The path of CPU @cpu's online switch in sysfs, into @buf. */
+void sa_cpu_online_path(char *buf, size_t len, int cpu);
+/* CPU @cpu offline (@on 0) or online again: 0 or an errno. */
+int sa_cpu_online(int cpu, int on);
+
 /* How many times the kernel log holds @what (0 when it cannot be read). */
 int sa_logged_times(const char *what);
 

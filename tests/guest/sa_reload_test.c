@@ -99,19 +99,10 @@ TEST_F(reload, cycles)
 	sa_snap_free(&s);
 }
 
-/* The path of CPU @cpu's online switch. */
-static void cpu_online_path(char *buf, size_t len, int cpu)
-{
-	snprintf(buf, len, "/sys/devices/system/cpu/cpu%d/online", cpu);
-}
-
 static int cpu_set_online(int cpu, int on)
 {
-	char path[64];
-	int err;
+	int err = sa_cpu_online(cpu, on);
 
-	cpu_online_path(path, sizeof(path), cpu);
-	err = sa_write(path, on ? "1" : "0", 1);
 	if (!err)
 		offline_cpu = on ? -1 : cpu;
 	return err;
@@ -153,7 +144,7 @@ TEST_F(reload, cpu_online_after_load)
 	struct sa_snap a, b;
 	char path[64], err[256];
 
-	cpu_online_path(path, sizeof(path), cpu);
+	sa_cpu_online_path(path, sizeof(path), cpu);
 	if (online < 2 || cpu < 1)
 		SKIP(return, "no CPU to take offline (%ld online)", online);
 	if (access(path, W_OK))
