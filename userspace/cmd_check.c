@@ -348,15 +348,8 @@ static int output(const struct check *C)
 	ok = !print(C);
 	if (!ok)
 		cmd_error(NULL);
-	if (ok && !C->o->output) {
-		errno = 0;
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
-				errno ? strerror(errno) : "");
-			clearerr(stdout);
-			ok = 0;
-		}
-	}
+	if (ok && !C->o->output && sa_out_flush())
+		ok = 0;
 	return sa_out_end(C->o->output, ok) || !ok ? -1 : 0;
 }
 

@@ -411,3 +411,14 @@ int sa_out_end(const char *path, int ok)
 	out_reset();
 	return ok && !err ? 0 : -1;
 }
+
+int sa_out_flush(void)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
+		errno ? strerror(errno) : "");
+	clearerr(stdout);
+	return -1;
+}

@@ -38,4 +38,10 @@ int sa_out_begin(const char *path);
  */
 int sa_out_end(const char *path, int ok);
 
+/*
+ * Flush standard output: 0, or -1 after saying "write error" on stderr
+ * (its error then cleared, so that it is said once).
+ */
+int sa_out_flush(void);
+
 #endif /* SA_OUT_H */

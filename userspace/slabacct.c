@@ -25,10 +25,8 @@
  *              one caller splitter, which the parsers check callers with
  *              and every layer above names modules with)
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cmd_advise.h"
 #include "cmd_check.h"
@@ -67,11 +65,7 @@ int main(int argc, char **argv)
 	ret = commands[o.cmd](&o);
 	opts_free(&o);
 	sa_kallsyms_free(o.ks);
-	errno = 0;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "slabacct: write error%s%s\n", errno ? ": " : "",
-			errno ? strerror(errno) : "");
+	if (sa_out_flush())
 		ret = 1;
-	}
 	return ret;
 }
