@@ -177,8 +177,8 @@ int sa_snap_read(struct sa_snap *s, char *err, size_t errlen)
 			}
 			k = &s->keys[s->nkeys++];
 			snprintf(k->name, sizeof(k->name), "%s", line);
-			/* 1.3: why a path is not hooked, a word. */
-			if (!strncmp(line, "unhooked ", 9)) {
+			/* 1.3: why a path is not hooked; 1.6: the split. */
+			if (!strncmp(line, "unhooked ", 9) || !strcmp(line, "split")) {
 				if (strlen(colon + 2) >= sizeof(k->text) ||
 				    strspn(colon + 2, "abcdefghijklmnopqrstuvwxyz-") !=
 				    strlen(colon + 2))
