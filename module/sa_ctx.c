@@ -407,10 +407,11 @@ enum sa_rule_kind {
 };
 
 /*
- * A rule.  .used, .spec and .kind are sa_ctl_lock's.  The probes read
- * a rule whose .armed they see set (an acquire) and its other fields; a
- * rule is disarmed, then synchronize_rcu() (probes run in an RCU read
- * side: preemption off) before any of them changes.  A module rule is
+ * A rule.  .used and .spec are sa_ctl_lock's.  The probes read a rule
+ * whose .armed they see set (an acquire) and its kind, range and name,
+ * written before it was armed; a rule is disarmed, then
+ * synchronize_rcu() (probes run in an RCU read side: preemption off)
+ * before any of them changes.  A module rule is
  * armed while its module is loaded (sa_capture_module()).
  */
 struct sa_rule {
