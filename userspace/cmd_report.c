@@ -38,13 +38,15 @@ static void print_counts(const struct report_ctx *c)
 	const struct sa_select *s = r->sel;
 	size_t shown = r->n, nrows = r->new->nrows, matched;
 	const char *by = sa_by_names[s->by];
+	/* (1.6) a context's groups hold rows: a site's child rows and its own */
+	const char *what = SA_BY_CTX(s->by) ? "rows" : "call sites";
 
 	if (!r->old && s->by) {
 		if (shown == nrows && r->gnew.kept == r->gnew.total)
-			printf("by %s: %zu groups of %zu call sites\n", by, nrows, r->gnew.total);
+			printf("by %s: %zu groups of %zu %s\n", by, nrows, r->gnew.total, what);
 		else
-			printf("by %s: %zu of %zu groups shown, from %zu of %zu call sites\n",
-			       by, shown, nrows, r->gnew.kept, r->gnew.total);
+			printf("by %s: %zu of %zu groups shown, from %zu of %zu %s\n",
+			       by, shown, nrows, r->gnew.kept, r->gnew.total, what);
 		return;
 	}
 	if (!r->old) {

@@ -2068,8 +2068,8 @@ usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's 
 usage_err sizes-empty "slabacct: --min-size is more than --max-size: no call site can pass both" -z 1K -Z 10 $V
 usage_err cache-empty "slabacct: --cache=: an empty cache name (--cache alone keeps every kmem_cache row)" --cache= $V
 usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
-usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache or type)" --by file $V
-usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache or type)" -b '' $V
+usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache, type, cgroup, node, task or stack)" --by file $V
+usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache, type, cgroup, node, task or stack)" -b '' $V
 usage_err sort-sites-without-by "slabacct: --sort: the key sites goes with --by" -s total,sites $V
 usage_err by-summary-only "slabacct: --by groups the rows: --summary-only does not go with it" -b module --summary-only $V
 usage_err by-folded "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b module --folded $V
@@ -2112,6 +2112,81 @@ usage_err unloads-sort "slabacct: --unloads does not go with --sort" --unloads -
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
 usage_err kallsyms-stdin "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - --from-trace -
 usage_err kallsyms-stdin-diff "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - -d $V -
+
+# ---- contexts (format 1.6): child rows of a split or a capture ----
+
+CG=fixtures/ctx_cgroup.txt
+CN=fixtures/ctx_node.txt
+CT=fixtures/ctx_task.txt
+CS=fixtures/ctx_stack.txt
+V15=fixtures/valid_1_5.txt
+mkdir "$TMP/cgnone"	# a cgroup root without cgroups: ids shown as cgroup#ID
+expect ctx-default 0 $CG
+expect ctx-csv 0 --csv $CG
+expect ctx-by-cgroup 0 -b cgroup --cgroup-root "$TMP/cgnone" $CG
+expect ctx-by-cgroup-csv 0 --csv -b cgroup --cgroup-root "$TMP/cgnone" $CG
+expect ctx-cgroup-id 0 --no-summary --cgroup 7788 $CG
+expect ctx-cgroup-irq 0 --no-summary --cgroup irq $CG
+expect ctx-by-module 0 --no-summary -b module $CG
+expect ctx-by-node 0 --no-summary -b node $CN
+expect ctx-node 0 --no-summary --node 1 $CN
+expect ctx-by-task 0 --no-summary -b task $CT
+expect ctx-task 0 --no-summary --task 'kworker/0:1@x' $CT
+expect ctx-task-irq 0 --no-summary --task irq $CT
+expect ctx-by-task-json 0 --json -b task $CT
+expect ctx-stack-default 0 $CS
+expect ctx-by-stack 0 --no-summary -b stack $CS
+expect ctx-diff 0 --no-summary -d $CS $CS -a
+expect_err ctx-by-node-cgroup 1 "slabacct: $CG: --by node needs a file split by node; its split is cgroup" -b node $CG
+expect_err ctx-task-cgroup 1 "slabacct: $CG: --task needs a file split by task; its split is cgroup" --task x $CG
+expect_err ctx-by-cgroup-1.5 1 "slabacct: $V15: --by cgroup needs a file split by cgroup; a format 1.5 file has no split" -b cgroup --cgroup-root "$TMP/cgnone" $V15
+expect_err ctx-cgroup-path-missing 1 "slabacct: --cgroup: no cgroup '/x' under $TMP/cgnone" --cgroup /x --cgroup-root "$TMP/cgnone" $CG
+expect_err ctx-cgroup-root-missing 1 "slabacct: --cgroup-root: $TMP/none: No such file or directory" -b cgroup --cgroup-root "$TMP/none" $CG
+usage_err ctx-cgroup-node "slabacct: --cgroup, --node and --task each select rows of a file split by that context: one at a time" --cgroup 1 --node 1 $CG
+usage_err ctx-node-bad "slabacct: --node: 'x' is not a node number" --node x $CN
+usage_err ctx-leaks-cgroup "slabacct: --leaks does not go with --cgroup" --leaks --once --cgroup 1 $CG
+# Each child row is counted once in its site: the sites' sums are the file's.
+run ctx-sums --csv $CG
+if [ "$rc" = 0 ] && [ "$(tail -n +2 "$TMP/out" | awk -F, '{ t += $1; l += $4 } END { print t, l }')" = "33888 17792" ]; then
+	pass ctx-sums
+else
+	fail ctx-sums "the sites' total and live do not add up to the header's (exit status $rc)"
+fi
+
+# cgroup ids named by walking a directory tree: a cgroup's id is its
+# directory's inode number, so a tree of plain directories names them alike.
+mkdir -p "$TMP/cgroot/sys.slice/a.service" "$TMP/cgroot/user.slice"
+ia=$(stat -c %i "$TMP/cgroot/sys.slice/a.service")
+iu=$(stat -c %i "$TMP/cgroot/user.slice")
+sed "s/@cgroup:7788/@cgroup:$ia/; s/@cgroup:7789/@cgroup:$iu/" $CG >"$TMP/cg.txt"
+run ctx-cgroup-paths --csv --no-summary -b cgroup --cgroup-root "$TMP/cgroot" "$TMP/cg.txt"
+sed 's/cgroup#7788/\/sys.slice\/a.service/; s/cgroup#7789/\/user.slice/' expected/ctx-by-cgroup-csv.out >"$TMP/want"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
+	pass ctx-cgroup-paths
+else
+	fail ctx-cgroup-paths "exit status $rc: $(diff "$TMP/want" "$TMP/out" | head -5)"
+fi
+run ctx-cgroup-path-filter --csv --cgroup /user.slice/ --cgroup-root "$TMP/cgroot" "$TMP/cg.txt"
+if [ "$rc" = 0 ] && [ "$(tail -n +2 "$TMP/out" | cut -d, -f1,12 | tr '\n' ' ')" = "3072,__alloc_skb+0x5c/0x2d0 2400,sa_ctx_a+0x12/0x40 [sa_ctx] " ]; then
+	pass ctx-cgroup-path-filter
+else
+	fail ctx-cgroup-path-filter "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# The same on the host's cgroup2 tree, when it has one that takes a new cgroup.
+if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] &&
+   cgdir=$(mktemp -d /sys/fs/cgroup/sa_test.XXXXXX 2>/dev/null); then
+	ic=$(stat -c %i "$cgdir")
+	sed "s/@cgroup:7788/@cgroup:$ic/" $CG >"$TMP/cg2.txt"
+	run ctx-cgroup2 --csv --no-summary -b cgroup "$TMP/cg2.txt"
+	rmdir "$cgdir"
+	if [ "$rc" = 0 ] && grep -q ",/${cgdir#/sys/fs/cgroup/}\$" "$TMP/out"; then
+		pass ctx-cgroup2
+	else
+		fail ctx-cgroup2 "exit status $rc, $cgdir not named: $(cat "$TMP/out" "$TMP/err")"
+	fi
+else
+	echo "skip cli: ctx-cgroup2 (no cgroup2 file system at /sys/fs/cgroup that takes a new cgroup here)"
+fi
 
 # ---- bad input ----
 

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the reader's parsers: userspace/sa_parse.c (the
  * /proc/slab_account v1.x parser), sa_detail.c, sa_unloads.c, sa_input.c,
- * sa_caller.c, the line reader and header parser of sa_base.c, and the
+ * sa_caller.c, sa_ctx.c and sa_cgroup.c (1.6 contexts, cgroup paths), the
+ * line reader and header parser of sa_base.c, and the
  * JSON writer's nesting check (sa_json.c).
  * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
  * counts them); exits 1 if any failed.
@@ -11,6 +12,7 @@
 
 #include "sa_base.h"
 #include "sa_caller.h"
+#include "sa_cgroup.h"
 #include "sa_detail.h"
 #include "sa_input.h"
 #include "sa_json.h"
@@ -910,6 +912,102 @@ static void test_json_depth(void)
 	}
 }
 
+/* (1.6) child rows: the context split off the caller, checked against `split` */
+#define HDR16 "slab_account - version: 1.6\n"
+static void test_ctx(void)
+{
+	static const char text[] = HDR16 "split: task\ncontext rows: 3\nnumber of callers: 4\n" LEGEND
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] via kvmalloc_node\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] via kvmalloc_node @stack:12 @task:a@b\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] unloaded#2 @irq\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc g+0x1/0x2 @stack:3\n";
+	struct sa_file f;
+	char buf[256];
+
+	if (EXPECT_OK(&f, text) == 0) {
+		const struct sa_row *r = f.rows;
+
+		CHECK(f.nctx == 3 && r[0].ctx == NULL && r[0].cx.kind == SA_CTX_NONE);
+		CHECK_STR(r[1].caller, "f+0x1/0x2 [m] via kvmalloc_node");
+		CHECK_STR(r[1].ctx, "@stack:12 @task:a@b");
+		CHECK(r[1].cx.stack == 12 && r[1].cx.kind == SA_CTX_TASK && r[1].cx.tlen == 3 &&
+		      !strncmp(r[1].cx.task, "a@b", 3));
+		CHECK(r[2].retired && r[2].load == 2 && r[2].cx.kind == SA_CTX_IRQ && !r[2].cx.stack);
+		CHECK_STR(r[3].caller, "g+0x1/0x2");
+		CHECK(r[3].cx.stack == 3 && r[3].cx.kind == SA_CTX_NONE);
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 0);
+		sa_file_free(&f);
+	}
+	/* Before 1.6 an '@' is part of the caller. */
+	if (EXPECT_OK(&f, MINIMAL "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n") == 0) {
+		CHECK(f.nctx == 0 && f.rows[0].ctx == NULL);
+		CHECK_STR(f.rows[0].caller, "f+0x1/0x2 @node:1");
+		sa_file_free(&f);
+	}
+	if (EXPECT_OK(&f, HDR16 "split: node\ncontext rows: 2\n" LEGEND
+		      "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n") == 0) {
+		CHECK(f.rows[0].cx.kind == SA_CTX_NODE && f.rows[0].cx.id == 1);
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 1);
+		CHECK_STR(buf, "context rows 2, child rows 1");
+		sa_file_free(&f);
+	}
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n",
+		     "t.txt:4: context '@node:1' in a file whose split is 'cgroup'");
+	EXPECT_ERROR(HDR16 "split: node\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @irq\n",
+		     "t.txt:4: context '@irq' in a file whose split is 'node'");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @cgroup:5\n",
+		     "t.txt:3: context '@cgroup:5' in a file whose split is '(not given)'");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @stack:0\n",
+		     "t.txt:3: context '@stack:0': a stack id is a decimal number, 1 or more");
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @cgroup:x1\n",
+		     "t.txt:4: context '@cgroup:x1': a cgroup id is a decimal number");
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @irq @x\n",
+		     "t.txt:4: context '@irq @x': nothing may follow the split context");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @pid:3\n",
+		     "t.txt:3: context '@pid:3': expected @stack:ID, then one of @cgroup:ID, @node:N, @task:COMM or @irq");
+	EXPECT_ERROR(HDR16 "split: task\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @task:\n",
+		     "t.txt:4: context '@task:': a task name is one word, not empty");
+	EXPECT_ERROR(HDR16 "split: numa\n" LEGEND,
+		     "t.txt:2: split 'numa' is not one of none, cgroup, node, task");
+	EXPECT_ERROR(HDR16 "stacks: many\n" LEGEND,
+		     "t.txt:2: value of 'stacks' 'many' is not an unsigned decimal number");
+}
+
+/* (1.6) cgroup ids to paths: the matching, then a real directory tree walked */
+static void test_cgroups(void)
+{
+	struct sa_cgroup v[] = { { 1, (char *)"/" }, { 40, (char *)"/a" }, { 41, (char *)"/a/b" } };
+	struct sa_cgroups c = { v, 3 }, t;
+	char dir[] = "/tmp/sa_cgroup_testXXXXXX", path[64], *err = NULL;
+	struct stat st;
+	uint64_t id = 0;
+
+	CHECK_STR(sa_cgroups_path(&c, 41), "/a/b");
+	CHECK(sa_cgroups_path(&c, 42) == NULL && sa_cgroups_path(NULL, 1) == NULL);
+	CHECK(sa_cgroups_id(&c, "/a/b", &id) == 0 && id == 41);
+	CHECK(sa_cgroups_id(&c, "a/b/", &id) == 0 && id == 41);
+	CHECK(sa_cgroups_id(&c, "/", &id) == 0 && id == 1);
+	CHECK(sa_cgroups_id(&c, "/a/c", &id) == -1 && sa_cgroups_id(&c, "b", &id) == -1);
+	if (!CHECK(mkdtemp(dir) != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/x", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/x/y", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	if (CHECK(sa_cgroups_load(&t, dir, &err) == 0) && CHECK(stat(path, &st) == 0)) {
+		CHECK(t.n == 3);
+		CHECK_STR(sa_cgroups_path(&t, (uint64_t)st.st_ino), "/x/y");
+		CHECK(sa_cgroups_id(&t, "/x/y", &id) == 0 && id == (uint64_t)st.st_ino);
+		sa_cgroups_free(&t);
+	}
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/x", dir);
+	rmdir(path);
+	rmdir(dir);
+	CHECK(sa_cgroups_load(&t, dir, &err) == -1 && err && strstr(err, "No such file"));
+	free(err);
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -938,5 +1036,8 @@ int main(void)
 	run("one header parser: each key once in the main, detail and unloads files",
 	    test_header_keys);
 	run("JSON nested deeper than SA_JSON_DEPTH stops", test_json_depth);
+	run("child rows (1.6): the context split off the caller, checked with split",
+	    test_ctx);
+	run("cgroup ids to paths: matching, and a directory tree walked", test_cgroups);
 	return failed_tests ? 1 : 0;
 }
