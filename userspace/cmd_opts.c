@@ -56,7 +56,7 @@ enum {
 	O_DETAIL, O_WATCH, O_INTERVAL, O_COUNT, O_ONCE, O_BATCH, O_DELTA,
 	O_UNLOADS, O_CHECK, O_RULE, O_RULES, O_BASELINE, O_BASELINE_DETAIL,
 	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE, O_WIDTH, O_FULL_SUMMARY, O_TOPK,
-	O_CGROUP, O_NODE, O_TASK,
+	O_CGROUP, O_NODE, O_TASK, O_STACKS,
 	P_FILE,		/* a FILE argument */
 	P_OUTPUT_FILE,	/* -o names a file (not -) */
 	P_SORT_NOTNUM,	/* the first sort key is frag or caller */
@@ -74,6 +74,7 @@ enum {
  * have no bit: parse_one() returns NO_BIT for them.
  */
 #define O_CGROUP_ROOT 64
+#define O_STACKS_FILE 65
 #define NO_BIT (-1)
 #define B(x) (1ULL << (x))
 #define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG) | B(O_KTAP) | \
@@ -164,6 +165,12 @@ static const struct compat compat[] = {
 	{ O_MIN_SIZE, 0, NULL, 0, { { B(P_SIZES_EMPTY), "--min-size is more than --max-size: no call site can pass both" } } },
 	{ O_ALL, B(O_DIFF), "--all goes with --diff", 0, { { 0, NULL } } },
 	{ O_CGROUP, 0, NULL, 0, { { B(O_NODE) | B(O_TASK), CTX_ONE_MSG } } },
+	{ O_STACKS, 0, NULL, 0, {
+		{ B(O_BY), "--stacks nests each captured site's stacks: not with --by" },
+		{ B(O_DIFF) | WATCHING, "--stacks shows one file: not with --diff or --watch" },
+		{ FORMATS, "--stacks is a text view: not with another format" },
+		{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--stacks has trees only: --summary-only and --no-summary do not go with it" },
+		{ B(P_SORT_NOTNUM), "--stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" } } },
 	{ O_NODE, 0, NULL, 0, { { B(O_CGROUP) | B(O_TASK), CTX_ONE_MSG } } },
 	{ P_KEY_SITES, B(O_BY), "--sort: the key sites goes with --by", 0, { { 0, NULL } } },
 	{ O_BY, 0, NULL, 0, {
@@ -258,6 +265,8 @@ static const struct option long_opts[] = {
 	{ "node", required_argument, NULL, 256 + O_NODE },
 	{ "task", required_argument, NULL, 256 + O_TASK },
 	{ "cgroup-root", required_argument, NULL, 256 + O_CGROUP_ROOT },
+	{ "stacks", no_argument, NULL, 256 + O_STACKS },
+	{ "stacks-file", required_argument, NULL, 256 + O_STACKS_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -584,6 +593,12 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 		break;
 	case O_CGROUP_ROOT:
 		o->cgroup_root = arg;
+		return NO_BIT;
+	case O_STACKS:
+		o->stacks = 1;
+		break;
+	case O_STACKS_FILE:
+		o->stacks_file = arg;
 		return NO_BIT;
 	default:
 		if (c == 'h') {

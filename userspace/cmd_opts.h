@@ -60,6 +60,8 @@ struct opts {
 	const char *cgroup_root;	/* --cgroup-root DIR (default /sys/fs/cgroup) */
 	struct sa_cgroups cg;	/* its cgroups, loaded for --by cgroup and --cgroup */
 	char *task;		/* --task COMM, blanks as '_' */
+	int stacks;		/* --stacks: the trees of the captured sites */
+	const char *stacks_file;	/* --stacks-file FILE (default /proc/slab_account_stacks) */
 	int nargs;		/* the FILE arguments */
 	char **args;
 };

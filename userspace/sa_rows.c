@@ -494,6 +494,7 @@ int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 	r->sel = sel;
 	r->old = old;
 	r->new = new;
+	r->raw = new;
 	*err = ctx_refusal(sel, new);
 	if (!*err && old)
 		*err = ctx_refusal(sel, old);
@@ -524,6 +525,28 @@ int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 		return -1;
 	}
 	return 0;
+}
+
+size_t sa_rows_site_rows(const struct sa_rows *r, const struct sa_item *it,
+			 const struct sa_row ***out)
+{
+	const struct sa_file *f = r->raw;
+	const struct sa_row *site = it->row;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (r->sel->by || r->old || !r->fnew.f.name || site < r->fnew.f.rows ||
+	    site >= r->fnew.f.rows + r->fnew.f.nrows)
+		return 0;
+	*out = calloc(r->fnew.sites[site - r->fnew.f.rows] + 1, sizeof(**out));
+	if (!*out)
+		return (size_t)-1;
+	for (i = 0; i < f->nrows && n < r->fnew.sites[site - r->fnew.f.rows]; i++)
+		if (!strcmp(f->rows[i].caller, site->caller) &&
+		    !strcmp(f->rows[i].type_str, site->type_str) &&
+		    sa_keep_ctx(&r->sel->filter, &f->rows[i]))
+			(*out)[n++] = &f->rows[i];
+	return n;
 }
 
 void sa_rows_free(struct sa_rows *r)

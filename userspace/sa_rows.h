@@ -82,6 +82,7 @@ struct sa_grouped {
 struct sa_rows {
 	const struct sa_select *sel;
 	const struct sa_file *old, *new;	/* the files' rows (the groups with --by) */
+	const struct sa_file *raw;		/* NEW as read (1.6: with its child rows) */
 	struct sa_grouped gold, gnew;		/* --by */
 	struct sa_grouped fold, fnew;		/* (1.6) the call sites, child rows summed in */
 	struct sa_item *items;	/* sorted; n shown (after --top), nall in all */
@@ -114,6 +115,16 @@ char *sa_ctx_name(enum sa_by by, const struct sa_row *r, const struct sa_cgroups
 int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 		  const struct sa_file *old, const struct sa_file *new, char **err);
 void sa_rows_free(struct sa_rows *r);
+
+/*
+ * (1.6) The rows of NEW as read that make up the call site of item @it
+ * (its own row and its child rows that pass the context's filters), in
+ * file order, into *@out (malloc()ed, freed by the caller): how many, or
+ * (size_t)-1 without memory.  0 when the rows were not folded into sites
+ * (no child rows, --by, --diff).
+ */
+size_t sa_rows_site_rows(const struct sa_rows *r, const struct sa_item *it,
+			 const struct sa_row ***out);
 
 /* frag% of an item: 100 - 100 * req / total. */
 double sa_item_frag(const struct sa_item *it);

@@ -18,7 +18,8 @@
  *              sa_advice.c (the rules of --advise)
  *   parsers    sa_input.c, sa_parse.c, sa_detail.c, sa_unloads.c,
  *              sa_trace.c, sa_tacct.c, sa_kallsyms.c, sa_rules.c,
- *              sa_cgroup.c (cgroup ids to paths)
+ *              sa_cgroup.c (cgroup ids to paths), sa_stacks.c (the stacks
+ *              file)
  *   utilities  sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c,
  *              sa_time.c
  *   base       sa_base.c (arithmetic, messages, the one line reader and

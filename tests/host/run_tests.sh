@@ -2153,6 +2153,48 @@ else
 	fail ctx-sums "the sites' total and live do not add up to the header's (exit status $rc)"
 fi
 
+# the gate weighs a site as its own row and its child rows together
+expect ctx-gate-per-site 1 --check -R 'live <= 13K per site function __alloc_skb' $CG
+expect ctx-gate-per-site-pass 0 --check -R 'live <= 14K per site function __alloc_skb' $CG
+# --prometheus: one series per site, its child rows summed in
+run ctx-prom --prometheus --no-summary $CG
+if [ "$rc" = 0 ] && grep -qx 'slab_account_site_live_bytes{function="__alloc_skb",module="vmlinux",site="__alloc_skb+0x5c/0x2d0",type="kmalloc"} 13824' "$TMP/out" &&
+   [ "$(grep -c '^slab_account_site_live_bytes{' "$TMP/out")" = 3 ]; then
+	pass ctx-prom
+else
+	fail ctx-prom "exit status $rc: $(grep '^slab_account_site_live_bytes' "$TMP/out")"
+fi
+
+# --stacks and --folded with the stacks file
+SF=fixtures/ctx_stack.stacks
+expect ctx-stacks 0 --stacks --stacks-file $SF $CS
+expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
+expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
+expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
+# the stacks' lines and the site's rest add up to the site's figure
+run ctx-folded-sum --folded --stacks-file $SF $CS
+if [ "$rc" = 0 ] && [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = 17024 ]; then
+	pass ctx-folded-sum
+else
+	fail ctx-folded-sum "the values do not add up to total bytes allocated (exit status $rc)"
+fi
+head -9 $SF >"$TMP/short.stacks"
+expect_err ctx-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.stacks (read the two files together)" --stacks --stacks-file "$TMP/short.stacks" $CS
+expect_err ctx-folded-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.stacks (read the two files together)" --folded --stacks-file "$TMP/short.stacks" $CS
+expect_err ctx-stacks-none 1 "slabacct: $CG: no call site under capture (no row has a ' @stack:ID'): nothing to show" --stacks --stacks-file $SF $CG
+expect_err ctx-stacks-file-missing 1 "slabacct: $TMP/none: No such file or directory" --stacks --stacks-file "$TMP/none" $CS
+expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
+usage_err ctx-stacks-by "slabacct: --stacks nests each captured site's stacks: not with --by" --stacks -b module $CS
+usage_err ctx-stacks-csv "slabacct: --stacks is a text view: not with another format" --stacks --csv $CS
+usage_err ctx-stacks-frag "slabacct: --stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" --stacks -s frag $CS
+# a file without stack rows is folded as before, without reading the stacks file
+run ctx-folded-no-stacks --folded --stacks-file "$TMP/none" $V
+if [ "$rc" = 0 ] && cmp -s expected/folded.out "$TMP/out"; then
+	pass ctx-folded-no-stacks
+else
+	fail ctx-folded-no-stacks "exit status $rc: $(head -3 "$TMP/err")"
+fi
+
 # cgroup ids named by walking a directory tree: a cgroup's id is its
 # directory's inode number, so a tree of plain directories names them alike.
 mkdir -p "$TMP/cgroot/sys.slice/a.service" "$TMP/cgroot/user.slice"

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the reader's parsers: userspace/sa_parse.c (the
  * /proc/slab_account v1.x parser), sa_detail.c, sa_unloads.c, sa_input.c,
- * sa_caller.c, sa_ctx.c and sa_cgroup.c (1.6 contexts, cgroup paths), the
+ * sa_caller.c, sa_ctx.c, sa_cgroup.c and sa_stacks.c (1.6 contexts, cgroup
+ * paths, stacks), the
  * line reader and header parser of sa_base.c, and the
  * JSON writer's nesting check (sa_json.c).
  * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
@@ -17,6 +18,7 @@
 #include "sa_input.h"
 #include "sa_json.h"
 #include "sa_parse.h"
+#include "sa_stacks.h"
 #include "sa_unloads.h"
 
 #include <errno.h>
@@ -1008,6 +1010,52 @@ static void test_cgroups(void)
 	free(err);
 }
 
+/* (1.6) the stacks file: records in id order, frames innermost first */
+#define SHDR "slab_account stacks - version: 1.0\nstacks: 2\n# stack ID FRAMES\n"
+static void test_stacks(void)
+{
+	static const char text[] = SHDR "stack 2 2\n  f+0x1/0x2 [m]\n  g+0x3/0x4  \nstack 7 1\n  h+0x1/0x2\n";
+	struct sa_stacks st;
+	char *err = NULL;
+	size_t i;
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "slab_account stacks - version: 2.0\n# x\n",
+		  "t:1: unsupported stacks format version 2.0 (this reader understands 1.x)" },
+		{ "slab_account - version: 1.6\n", "t:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" },
+		{ SHDR "stack 0 1\n  f\n", "t:4: a stack id is a decimal number, 1 or more (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 0\n", "t:4: stack 3: its number of frames is 1 to 1024 (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 2\n  f\nstack 4 1\n", "t:6: stack 3: 1 frame lines missing (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 2\n  f\n", "t:6: stack 3: 1 frame lines missing (truncated file?)" },
+		{ SHDR "stack 3 1\n  f\nstack 3 1\n  f\n", "t:6: stack 3 after stack 3 (records come in id order, each id once)" },
+		{ SHDR "stack 3 1\n   \n", "t:5: stack 3: an empty frame" },
+		{ SHDR "stack 3 1\n  f\n  g\n", "t:6: a frame line after its record's frames (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 1 x\n", "t:4: stack 3: more than an id and a number of frames (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ "slab_account stacks - version: 1.0\nstacks: 1\n", "t:3: unexpected end of file before the '#' legend line (truncated file?)" },
+		{ "slab_account stacks - version: 1.0\nstacks: 1\nstacks: 2\n# x\n", "t:3: duplicate key 'stacks'" },
+		{ SHDR "stack 3 1\n  f", "t:5: line not terminated by a newline (truncated file?)" },
+	};
+
+	if (CHECK(sa_stacks_parse_buffer(&st, text, strlen(text), "t", &err) == 0)) {
+		CHECK(st.major == 1 && st.n == 2 && st.v[0].id == 2 && st.v[0].n == 2);
+		CHECK_STR(st.v[0].frames[0], "f+0x1/0x2 [m]");
+		CHECK_STR(st.v[0].frames[1], "g+0x3/0x4");
+		CHECK(sa_stacks_get(&st, 7) == &st.v[1] && sa_stacks_get(&st, 3) == NULL &&
+		      sa_stacks_get(&st, 1) == NULL && sa_stacks_get(&st, 8) == NULL);
+		sa_stacks_free(&st);
+	}
+	free(err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = NULL;
+		if (!CHECK(sa_stacks_parse_buffer(&st, bad[i].text, strlen(bad[i].text), "t", &err)))
+			sa_stacks_free(&st);
+		else if (CHECK(st.v == NULL && st.n == 0 && st.name == NULL))
+			CHECK_STR(err, bad[i].want);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -1039,5 +1087,6 @@ int main(void)
 	run("child rows (1.6): the context split off the caller, checked with split",
 	    test_ctx);
 	run("cgroup ids to paths: matching, and a directory tree walked", test_cgroups);
+	run("stacks file (1.6): records in id order, frames, errors", test_stacks);
 	return failed_tests ? 1 : 0;
 }
