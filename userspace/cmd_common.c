@@ -28,7 +28,7 @@ int cmd_cgroups(struct opts *o)
 	int numeric = a && a[0] && strspn(a, "0123456789") == strlen(a);
 	char *err = NULL;
 
-	if (o->sel.by != SA_BY_CGROUP && !a)
+	if (o->sel.by != SA_BY_CGROUP && !a && o->fmt != FMT_PROM)
 		return 0;
 	if (sa_cgroups_load(&o->cg, root, &err)) {
 		if (!err || o->cgroup_root || (a && !numeric && strcmp(a, "irq"))) {

@@ -35,7 +35,7 @@ int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, cha
 		  size_t *keep_len, char **err);
 
 /*
- * (1.6) For --by cgroup and --cgroup: the cgroup tree under --cgroup-root
+ * (1.6) For --by cgroup, --cgroup and --prometheus: the cgroup tree under --cgroup-root
  * (default /sys/fs/cgroup, which may be absent: ids are then shown as
  * cgroup#ID) into o->cg and o->sel.cg, and --cgroup's PATH, ID or `irq`
  * into the filter.  0, or -1 having said why: a --cgroup-root that cannot

@@ -2156,13 +2156,23 @@ fi
 # the gate weighs a site as its own row and its child rows together
 expect ctx-gate-per-site 1 --check -R 'live <= 13K per site function __alloc_skb' $CG
 expect ctx-gate-per-site-pass 0 --check -R 'live <= 14K per site function __alloc_skb' $CG
-# --prometheus: one series per site, its child rows summed in
-run ctx-prom --prometheus --no-summary $CG
-if [ "$rc" = 0 ] && grep -qx 'slab_account_site_live_bytes{function="__alloc_skb",module="vmlinux",site="__alloc_skb+0x5c/0x2d0",type="kmalloc"} 13824' "$TMP/out" &&
-   [ "$(grep -c '^slab_account_site_live_bytes{' "$TMP/out")" = 3 ]; then
+# --prometheus: without a split one series per site, its stacks summed in;
+# with a split per context, labelled, top-K within each context
+run ctx-prom --prometheus --no-summary $CS
+if [ "$rc" = 0 ] && grep -qx 'slab_account_site_live_bytes{function="sa_ctx_alloc",module="sa_ctx",site="sa_ctx_alloc+0x1c/0x50 \[sa_ctx\]",type="kmalloc"} 6144' "$TMP/out" &&
+   [ "$(grep -c '^slab_account_site_live_bytes{' "$TMP/out")" = 2 ]; then
 	pass ctx-prom
 else
 	fail ctx-prom "exit status $rc: $(grep '^slab_account_site_live_bytes' "$TMP/out")"
+fi
+expect ctx-prom-cgroup 0 --prometheus --top-k 1 -s live --cgroup-root "$TMP/cgnone" $CG
+expect ctx-prom-task 0 --prometheus --no-summary --task sa_worker_1 $CT
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check metrics <expected/ctx-prom-cgroup.out >"$TMP/promtool" 2>&1; then
+		pass ctx-prom-promtool
+	else
+		fail ctx-prom-promtool "$(head -5 "$TMP/promtool")"
+	fi
 fi
 
 # --stacks and --folded with the stacks file
