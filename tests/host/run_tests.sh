@@ -1024,9 +1024,9 @@ gate_err rule-bad-start "slabacct: --rule 1:1: rule 'bytes <= 1K': 'bytes' start
 gate_err rule-bad-noun "slabacct: --rule 1:4: rule 'no leaks': 'no' without what; expected growing, left-at-unload or live-after-unload after it" -R "no leaks" $R
 gate_err rule-bad-pct "slabacct: --rule 1:9: rule 'live <= 5%': live takes a number of bytes, not a percentage; expected a limit such as 64K" -R "live <= 5%" $R
 gate_err rule-bad-decimals "slabacct: --rule 1:10: rule 'slack <= 12.345%': '12.345%' is not a percentage; expected digits with at most two decimals and '%' (12.5%)" -R "slack <= 12.345%" $R
-gate_err rule-bad-selector "slabacct: --rule 1:12: rule 'live <= 1K modul x': 'modul' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, not or optional" -R "live <= 1K modul x" $R
+gate_err rule-bad-selector "slabacct: --rule 1:12: rule 'live <= 1K modul x': 'modul' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, cgroup, task, node, stack, not or optional" -R "live <= 1K modul x" $R
 gate_err rule-optional-twice "slabacct: --rule 1:30: rule 'live <= 1K optional module x optional': a second 'optional'; expected it once at most" -R "live <= 1K optional module x optional" $R
-gate_err rule-not-optional "slabacct: --rule 1:16: rule 'live <= 1K not optional': 'optional' is not a selector; expected module, function, site, cache or type after 'not'" -R "live <= 1K not optional" $R
+gate_err rule-not-optional "slabacct: --rule 1:16: rule 'live <= 1K not optional': 'optional' is not a selector; expected module, function, site, cache, type, cgroup, task, node or stack after 'not'" -R "live <= 1K not optional" $R
 gate_err rule-no-name "slabacct: --rule 1:18: rule 'live <= 1K module': 'module' without its NAME; expected it after 'module'" -R "live <= 1K module" $R
 gate_err rule-bad-type "slabacct: --rule 1:17: rule 'live <= 1K type slab': type 'slab'; expected kmalloc, cache, multi or mixed" -R "live <= 1K type slab" $R
 gate_err rule-bad-scope "slabacct: --rule 1:16: rule 'live <= 1K per file': 'per' without a scope; expected site, function, module or cache after it" -R "live <= 1K per file" $R
@@ -1037,7 +1037,7 @@ gate_err rule-live-after-loaded "slabacct: --rule 1:22: rule 'no live-after-unlo
 gate_err rule-hash "slabacct: --rule 1:12: rule 'live <= 1K # budget': '#' in a rule; expected none (in a rules file it starts a comment)" -R "live <= 1K # budget" $R
 gate_err rule-empty "slabacct: --rule 1:1: rule '': an empty rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "" $R
 printf '# budgets\nlive <= 1K module sa_leak\n\n  slack <= 25 %%   # spaced\n' >"$TMP/bad.rules"
-gate_err rules-file-bad "slabacct: $TMP/bad.rules:4:15: rule 'slack <= 25 %': '%' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, not or optional" --rules "$TMP/bad.rules" $R
+gate_err rules-file-bad "slabacct: $TMP/bad.rules:4:15: rule 'slack <= 25 %': '%' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, cgroup, task, node, stack, not or optional" --rules "$TMP/bad.rules" $R
 printf '# nothing\n\n' >"$TMP/empty.rules"
 gate_err rules-file-empty "slabacct: $TMP/empty.rules: no rule in the file (one rule per line; '#' starts a comment)" --rules "$TMP/empty.rules" $R
 gate_err rules-file-missing "slabacct: $TMP/none.rules: No such file or directory" --rules "$TMP/none.rules" $R
@@ -2120,6 +2120,7 @@ CN=fixtures/ctx_node.txt
 CT=fixtures/ctx_task.txt
 CS=fixtures/ctx_stack.txt
 V15=fixtures/valid_1_5.txt
+SF=fixtures/ctx_stack.stacks
 mkdir "$TMP/cgnone"	# a cgroup root without cgroups: ids shown as cgroup#ID
 expect ctx-default 0 $CG
 expect ctx-csv 0 --csv $CG
@@ -2153,9 +2154,37 @@ else
 	fail ctx-sums "the sites' total and live do not add up to the header's (exit status $rc)"
 fi
 
+# cgroup ids named by walking a directory tree: a cgroup's id is its
+# directory's inode number, so a tree of plain directories names them alike.
+mkdir -p "$TMP/cgroot/sys.slice/a.service" "$TMP/cgroot/user.slice"
+ia=$(stat -c %i "$TMP/cgroot/sys.slice/a.service")
+iu=$(stat -c %i "$TMP/cgroot/user.slice")
+sed "s/@cgroup:7788/@cgroup:$ia/; s/@cgroup:7789/@cgroup:$iu/" $CG >"$TMP/cg.txt"
+
 # the gate weighs a site as its own row and its child rows together
 expect ctx-gate-per-site 1 --check -R 'live <= 13K per site function __alloc_skb' $CG
 expect ctx-gate-per-site-pass 0 --check -R 'live <= 14K per site function __alloc_skb' $CG
+# the gate's context selectors: a cgroup (id, path, irq), a task, a node,
+# the stacks with a frame in a function
+expect ctx-gate-cgroup 1 --check -R 'live <= 10K cgroup 7788' -R 'live <= 10K per site cgroup 7789' \
+	-R 'live <= 1K cgroup irq' -R 'live <= 2K not cgroup 7788 not cgroup 7789' $CG
+expect ctx-gate-task 1 --check -R 'live <= 1K task sa_worker_1' -R 'objs <= 2 task irq' $CT
+expect ctx-gate-node 1 --check -R 'live <= 9K node 0' -R 'live <= 1K per site node 1' $CN
+expect ctx-gate-stack 1 --check --stacks-file $SF -R 'live <= 4K stack sa_ctx_run' \
+	-R 'live <= 3K stack do_one_initcall' -R 'live <= 1K stack not_a_frame' $CS
+run ctx-gate-cgroup-path --check --cgroup-root "$TMP/cgroot" -R 'live <= 5K cgroup /user.slice' \
+	-R 'live <= 9K cgroup sys.slice/a.service' "$TMP/cg.txt"
+if [ "$rc" = 1 ] && grep -q '^PASS 1 live <= 5K cgroup /user.slice: cgroup /user.slice: 4480 live bytes' "$TMP/out" &&
+   grep -q '^FAIL 2 live <= 9K cgroup sys.slice/a.service: cgroup sys.slice/a.service: 10240 live bytes' "$TMP/out"; then
+	pass ctx-gate-cgroup-path
+else
+	fail ctx-gate-cgroup-path "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+gate_err ctx-gate-no-growing "slabacct: --rule 1:12: rule 'no growing cgroup 3': 'no growing' judges call sites, not the rows of a context or a stack; expected no 'cgroup'" -R 'no growing cgroup 3' $CG
+gate_err ctx-gate-cgroup-missing "slabacct: --rule 1: rule 'live <= 1K cgroup /x': no cgroup '/x' (a path under the cgroup root, an id or irq)" --cgroup-root "$TMP/cgnone" -R 'live <= 1K cgroup /x' $CG
+gate_err ctx-gate-node-bad "slabacct: --rule 1:17: rule 'live <= 1K node x': node 'x'; expected a node number" -R 'live <= 1K node x' $CG
+gate_err ctx-gate-stacks-missing "slabacct: $TMP/none: No such file or directory" --stacks-file "$TMP/none" -R 'live <= 1K stack f' $CS
+
 # --prometheus: without a split one series per site, its stacks summed in;
 # with a split per context, labelled, top-K within each context
 run ctx-prom --prometheus --no-summary $CS
@@ -2176,7 +2205,6 @@ if command -v promtool >/dev/null 2>&1; then
 fi
 
 # --stacks and --folded with the stacks file
-SF=fixtures/ctx_stack.stacks
 expect ctx-stacks 0 --stacks --stacks-file $SF $CS
 expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
@@ -2205,12 +2233,6 @@ else
 	fail ctx-folded-no-stacks "exit status $rc: $(head -3 "$TMP/err")"
 fi
 
-# cgroup ids named by walking a directory tree: a cgroup's id is its
-# directory's inode number, so a tree of plain directories names them alike.
-mkdir -p "$TMP/cgroot/sys.slice/a.service" "$TMP/cgroot/user.slice"
-ia=$(stat -c %i "$TMP/cgroot/sys.slice/a.service")
-iu=$(stat -c %i "$TMP/cgroot/user.slice")
-sed "s/@cgroup:7788/@cgroup:$ia/; s/@cgroup:7789/@cgroup:$iu/" $CG >"$TMP/cg.txt"
 run ctx-cgroup-paths --csv --no-summary -b cgroup --cgroup-root "$TMP/cgroot" "$TMP/cg.txt"
 sed 's/cgroup#7788/\/sys.slice\/a.service/; s/cgroup#7789/\/user.slice/' expected/ctx-by-cgroup-csv.out >"$TMP/want"
 if [ "$rc" = 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
