@@ -2161,6 +2161,11 @@ ia=$(stat -c %i "$TMP/cgroot/sys.slice/a.service")
 iu=$(stat -c %i "$TMP/cgroot/user.slice")
 sed "s/@cgroup:7788/@cgroup:$ia/; s/@cgroup:7789/@cgroup:$iu/" $CG >"$TMP/cg.txt"
 
+# --leaks ranks a detail file's child rows (a captured site's stacks) each
+# on its own, named as the file names them; -m takes them by their site's module
+expect ctx-leaks 0 --leaks --once fixtures/ctx_detail.txt
+expect ctx-leaks-module 0 --leaks --once -m sa_test fixtures/ctx_detail.txt
+
 # the gate weighs a site as its own row and its child rows together
 expect ctx-gate-per-site 1 --check -R 'live <= 13K per site function __alloc_skb' $CG
 expect ctx-gate-per-site-pass 0 --check -R 'live <= 14K per site function __alloc_skb' $CG

@@ -924,8 +924,13 @@ static void test_ctx(void)
 		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] unloaded#2 @irq\n"
 		"5 0 5 5 5 1 5 1/0 kmalloc g+0x1/0x2 @stack:3\n";
 	struct sa_file f;
+	struct sa_caller c;
 	char buf[256];
 
+	/* a context (as the detail file writes it) is not part of the site */
+	sa_caller_split("f+0x1/0x2 [m] via kvmalloc_node unloaded#2 @stack:4 @task:a_[b]", &c);
+	CHECK(c.mod && c.mlen == 1 && *c.mod == 'm' && c.unloaded == 2 && c.vlen == 13 &&
+	      c.klen == 31 && c.slen == 9);
 	if (EXPECT_OK(&f, text) == 0) {
 		const struct sa_row *r = f.rows;
 
