@@ -2,8 +2,10 @@
 /*
  * sa_rows - the rows model: what a report shows.  The call sites of a file
  * that pass the filters (or, with --diff, the deltas of two files' call
- * sites, matched by caller), grouped and summed with --by, kept by --min,
- * sorted by the sort keys and cut by --top.  The report's table
+ * sites, matched by caller), each with its 1.6 child rows summed in (or,
+ * with --by cgroup|node|task|stack, the rows grouped by their context),
+ * grouped and summed with --by, kept by --min, sorted by the sort keys
+ * and cut by --top.  The report's table
  * (pr_report.c), the metrics, the flame graph and the treemap read them.
  */
 #ifndef SA_ROWS_H

@@ -1988,8 +1988,14 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-advise-csv --advise --csv --detail fixtures/advise_arm64_detail.txt fixtures/advise_arm64.txt
 	oom_case oom-unloads --unloads fixtures/unloads.txt fixtures/retired.txt
 	oom_case oom-retired-by --by module fixtures/retired.txt
+	# (1.6) contexts: the sites summed, the groups, the trees, the series per context
+	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
+	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
 	# (rules that hold: exit 2 is then an error's, and must say so)
 	oom_case oom-check --check --rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt
+	oom_case oom-ctx-check --check --stacks-file fixtures/ctx_stack.stacks -R "live <= 1M stack sa_ctx_run" fixtures/ctx_stack.txt
 	oom_case oom-check-detail --check -R "no growing module vmlinux" -R "slack <= 100% per function" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt fixtures/valid.txt
 else
 	echo "skip cli: memory that runs out (SA_PLAIN and SA_FAILALLOC unset: make -C userspace check sets them)"
