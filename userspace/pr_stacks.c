@@ -34,6 +34,7 @@ struct ent {
 	const struct sa_stack *s;
 };
 
+/* A new line of @o (NULL without memory); it may move o->l: keep no line pointer across it. */
 static struct line *add(struct out *o, size_t depth, const char *label)
 {
 	struct line *l;
@@ -131,9 +132,9 @@ static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_ite
 {
 	const struct sa_row **rows;
 	size_t n = sa_rows_site_rows(r, it, &rows), i, ne = 0;
-	struct line *site, *own = NULL;
+	struct line sl, ol, *l;
 	struct ent *e = NULL;
-	int ret = -1;
+	int ret = -1, own = 0;
 
 	if (n == (size_t)-1)
 		goto nomem;
@@ -154,17 +155,26 @@ static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_ite
 	ret = 0;
 	if (!ne)
 		goto out;	/* not captured */
-	site = add(o, 0, it->row->caller);
-	if (!site)
-		goto nomem;
-	site->gap = o->n > 1;
+	/* the site's sums and those of its rows without a stack, then their lines */
+	memset(&sl, 0, sizeof(sl));
+	memset(&ol, 0, sizeof(ol));
 	for (i = 0; i < n; i++) {
-		sum(site, rows[i]);
-		if (rows[i]->cx.stack)
-			continue;
-		if (!own && !(own = add(o, 1, NULL)))
+		sum(&sl, rows[i]);
+		if (!rows[i]->cx.stack) {
+			sum(&ol, rows[i]);
+			own = 1;
+		}
+	}
+	l = add(o, 0, it->row->caller);
+	if (!l)
+		goto nomem;
+	memcpy(l->v, sl.v, sizeof(l->v));
+	l->gap = o->n > 1;
+	if (own) {
+		l = add(o, 1, NULL);
+		if (!l)
 			goto nomem;
-		sum(own, rows[i]);
+		memcpy(l->v, ol.v, sizeof(l->v));
 	}
 	/* frame 0 is the site itself: the branches start at its caller */
 	if (branches(o, e, ne, 1) == 0)
@@ -212,7 +222,7 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st)
 		if (l->label)
 			sa_esc_str(stdout, l->label, SA_ESC_TEXT);
 		else
-			fputs("(its own row: allocations not captured)", stdout);
+			fputs("(not captured: the rows without a stack)", stdout);
 		putchar('\n');
 	}
 	free(o.l);

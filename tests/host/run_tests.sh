@@ -2218,6 +2218,8 @@ fi
 # --stacks and --folded with the stacks file
 expect ctx-stacks 0 --stacks --stacks-file $SF $CS
 expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
+# two captured sites, the second's lines past the first 16 (the lines' array moves)
+expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
 # the stacks' lines and the site's rest add up to the site's figure
