@@ -155,7 +155,7 @@ static const struct compat compat[] = {
 	{ O_ADVISE, 0, NULL, LEAKS_ADVISE_TAKE, {
 		LEAKS_ADVISE_WHY("--advise"),
 		{ B(O_ONCE) | B(O_INTERVAL) | B(O_MIN_AGE), "--once, --interval and --leaks-min-age go with --leaks" } } },
-	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
+	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK) | B(O_STACKS), "--detail goes with --leaks, --advise, --check or --stacks", 0, { { 0, NULL } } },
 	{ O_MIN_AGE, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
 	{ O_INTERVAL, B(O_WATCH) | B(O_LEAKS), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_COUNT, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },

@@ -216,9 +216,13 @@ static int print_folded(const struct report_ctx *c)
 	return ret;
 }
 
-/* --stacks: the trees of the captured sites; a file without any is refused. */
+/*
+ * --stacks: the trees of the captured sites, with --detail FILE their
+ * oldest objects; a file without any is refused.
+ */
 static int print_stacks(const struct report_ctx *c)
 {
+	struct sa_detail d;
 	struct sa_stacks st;
 	int ret;
 
@@ -229,7 +233,13 @@ static int print_stacks(const struct report_ctx *c)
 	}
 	if (load_stacks(c->o, c->new, &st))
 		return -1;
-	ret = pr_stacks(c->rows, &st);
+	if (c->o->detail && cmd_load_detail(c->o, &d, c->o->detail)) {
+		sa_stacks_free(&st);
+		return -1;
+	}
+	ret = pr_stacks(c->rows, &st, c->o->detail ? &d : NULL);
+	if (c->o->detail)
+		sa_detail_free(&d);
 	sa_stacks_free(&st);
 	return ret;
 }

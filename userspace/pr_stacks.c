@@ -17,6 +17,8 @@ static const int fields[NCOLS] = { SA_TOTAL, SA_LIVE, SA_OBJS, SA_ALLOCS, SA_FRE
 
 struct line {
 	uint64_t v[NCOLS];
+	uint64_t oldest;	/* seconds: the oldest live object of its rows (aged) */
+	int aged;		/* the detail file has a row of them */
 	size_t depth;		/* 0: the site */
 	const char *label;	/* a frame, the site's caller, or NULL: its own row */
 	int gap;		/* a blank line before it (a new site) */
@@ -26,6 +28,7 @@ struct out {
 	struct line *l;
 	size_t n, cap;
 	int key;		/* the first sort key: the branches' order */
+	const struct sa_detail *d;	/* the detail file, or NULL */
 };
 
 /* A stack's row and its stack. */
@@ -48,12 +51,38 @@ static struct line *add(struct out *o, size_t depth, const char *label)
 	return l;
 }
 
-static void sum(struct line *l, const struct sa_row *r)
+/*
+ * The detail file's row of main-file row @r: the same type and caller,
+ * its context after a blank as the detail file writes a child row's.
+ */
+static const struct sa_drow *detail_row(const struct sa_detail *d, const struct sa_row *r)
 {
+	size_t i, n = strlen(r->caller);
+
+	for (i = 0; d && i < d->nrows; i++) {
+		const char *c = d->rows[i].site.caller;
+
+		if (strncmp(c, r->caller, n) || strcmp(d->rows[i].site.type_str, r->type_str))
+			continue;
+		if (r->ctx ? c[n] == ' ' && !strcmp(c + n + 1, r->ctx) : !c[n])
+			return &d->rows[i];
+	}
+	return NULL;
+}
+
+/* Add row @r to line @l (of @o): its numbers, the age of its oldest object. */
+static void sum(const struct out *o, struct line *l, const struct sa_row *r)
+{
+	const struct sa_drow *dr = detail_row(o->d, r);
 	int c;
 
 	for (c = 0; c < NCOLS; c++)
 		l->v[c] += r->v[fields[c]];
+	if (dr && dr->v[SA_D_OBJS]) {
+		if (!l->aged || dr->v[SA_D_OLDEST] > l->oldest)
+			l->oldest = dr->v[SA_D_OLDEST];
+		l->aged = 1;
+	}
 }
 
 static int by_frame(const void *pa, const void *pb, void *ctx)
@@ -113,7 +142,7 @@ static int branches(struct out *o, struct ent *e, size_t n, size_t d)
 		if (!l)
 			goto out;
 		for (i = 0; i < sg[k].len; i++)
-			sum(l, e[sg[k].beg + i].row);
+			sum(o, l, e[sg[k].beg + i].row);
 		if (branches(o, e + sg[k].beg, sg[k].len, d + 1))
 			goto out;
 	}
@@ -159,9 +188,9 @@ static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_ite
 	memset(&sl, 0, sizeof(sl));
 	memset(&ol, 0, sizeof(ol));
 	for (i = 0; i < n; i++) {
-		sum(&sl, rows[i]);
+		sum(o, &sl, rows[i]);
 		if (!rows[i]->cx.stack) {
-			sum(&ol, rows[i]);
+			sum(o, &ol, rows[i]);
 			own = 1;
 		}
 	}
@@ -169,12 +198,16 @@ static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_ite
 	if (!l)
 		goto nomem;
 	memcpy(l->v, sl.v, sizeof(l->v));
+	l->oldest = sl.oldest;
+	l->aged = sl.aged;
 	l->gap = o->n > 1;
 	if (own) {
 		l = add(o, 1, NULL);
 		if (!l)
 			goto nomem;
 		memcpy(l->v, ol.v, sizeof(l->v));
+		l->oldest = ol.oldest;
+		l->aged = ol.aged;
 	}
 	/* frame 0 is the site itself: the branches start at its caller */
 	if (branches(o, e, ne, 1) == 0)
@@ -188,12 +221,13 @@ out:
 	return ret;
 }
 
-int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st)
+int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d)
 {
 	static const char *const titles[NCOLS] = { "total", "live", "objs", "allocs", "frees" };
-	struct out o = { NULL, 0, 0, r->sel->keys[0] };
-	size_t i, w[NCOLS];
+	struct out o = { NULL, 0, 0, r->sel->keys[0], d };
+	size_t i, w[NCOLS], wo = strlen("oldest");
 	int c, ret = 0;
+	char age[32];
 
 	for (i = 0; i < r->n && !ret; i++)
 		ret = site_tree(&o, r, &r->items[i], st);
@@ -206,9 +240,17 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st)
 				w[c] = (size_t)len;
 		}
 	}
+	for (i = 0; d && i < o.n; i++) {
+		int len = snprintf(NULL, 0, "%" PRIu64 "s", o.l[i].oldest);
+
+		if ((size_t)len > wo)
+			wo = (size_t)len;
+	}
 	if (!ret) {
 		for (c = 0; c < NCOLS; c++)
 			printf("%*s ", (int)w[c], titles[c]);
+		if (d)
+			printf("%*s ", (int)wo, "oldest");
 		puts("stack");
 	}
 	for (i = 0; i < o.n && !ret; i++) {
@@ -218,6 +260,11 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st)
 			putchar('\n');
 		for (c = 0; c < NCOLS; c++)
 			printf("%*" PRIu64 " ", (int)w[c], l->v[c]);
+		if (d) {
+			if (l->aged)
+				snprintf(age, sizeof(age), "%" PRIu64 "s", l->oldest);
+			printf("%*s ", (int)wo, l->aged ? age : "-");
+		}
 		printf("%*s", (int)(2 * l->depth), "");
 		if (l->label)
 			sa_esc_str(stdout, l->label, SA_ESC_TEXT);

@@ -1990,7 +1990,7 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-retired-by --by module fixtures/retired.txt
 	# (1.6) contexts: the sites summed, the groups, the trees, the series per context
 	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
-	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
 	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
 	# (rules that hold: exit 2 is then an error's, and must say so)
@@ -2094,7 +2094,7 @@ usage_err leaks-stdin "slabacct: --leaks reads the detail file twice: it cannot 
 usage_err leaks-bad-min-age "slabacct: --leaks-min-age: '1m' is not a whole number of seconds" --leaks --leaks-min-age 1m
 usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with --leaks" --advise --once $V
 usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
-usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks, --advise or --check" --detail x $V
+usage_err detail-alone "slabacct: --detail goes with --leaks, --advise, --check or --stacks" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
 usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
@@ -2218,6 +2218,8 @@ fi
 # --stacks and --folded with the stacks file
 expect ctx-stacks 0 --stacks --stacks-file $SF $CS
 expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
+# with the detail file: each line's oldest live object ('-': none)
+expect ctx-stacks-detail 0 --stacks --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
 # two captured sites, the second's lines past the first 16 (the lines' array moves)
 expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
