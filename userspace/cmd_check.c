@@ -91,6 +91,49 @@ static int read_rules(struct check *C)
 	return i ? cannot_run(C, err) : 0;
 }
 
+/*
+ * (1.6) The rules' context selectors resolved: a cgroup PATH through the
+ * cgroup tree (--cgroup-root, default /sys/fs/cgroup), a stack's FUNCTION
+ * through the stacks file (--stacks-file, default
+ * /proc/slab_account_stacks), each read only when a rule needs it.  0, or
+ * -1 (cannot_run()).
+ */
+static int resolve(struct check *C)
+{
+	const struct opts *o = C->o;
+	int need_cg = 0, need_st = 0, ret;
+	struct sa_cgroups cg = { NULL, 0 };
+	struct sa_stacks st;
+	char *err = NULL;
+	size_t i, k;
+
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < C->rules.n; i++)
+		for (k = 0; k < C->rules.r[i].nsel; k++) {
+			const struct sa_sel *s = &C->rules.r[i].sel[k];
+
+			need_cg |= s->kind == SA_SEL_CGROUP && strcmp(s->arg, "irq") &&
+				   strspn(s->arg, "0123456789") != strlen(s->arg);
+			need_st |= s->kind == SA_SEL_STACK;
+		}
+	if (need_cg && sa_cgroups_load(&cg, o->cgroup_root ? o->cgroup_root : SA_CGROUP_ROOT,
+				       &err)) {
+		char *msg = err ? sa_format("--cgroup-root: %s", err) : NULL;
+
+		free(err);
+		return cannot_run(C, msg);
+	}
+	if (need_st && sa_stacks_load(&st, o->stacks_file ? o->stacks_file : SA_STACKS_PATH,
+				      o->max_input, &err)) {
+		sa_cgroups_free(&cg);
+		return cannot_run(C, err);
+	}
+	ret = sa_gate_resolve(&C->rules, need_cg ? &cg : NULL, need_st ? &st : NULL, &err);
+	sa_cgroups_free(&cg);
+	sa_stacks_free(&st);
+	return ret ? cannot_run(C, err) : 0;
+}
+
 /* Where the snapshots come from (before the rules are read: the error report names them). */
 static void paths(struct check *C)
 {
@@ -238,7 +281,8 @@ static int grow_site(void *ctx, const struct leak_site *s)
 	struct grow_ctx *g = ctx;
 	char age[32];
 
-	if (!sa_gate_selects(g->r, s->caller, s->type_str, sa_caller_unloaded(s->caller) != 0))
+	if (!sa_gate_selects(g->r, s->caller, s->type_str, sa_caller_unloaded(s->caller) != 0,
+			     NULL))
 		return 0;
 	fmt_age(age, sizeof(age), s->oldest);
 	return sa_result_add(g->res, strdup(s->caller),
@@ -254,7 +298,7 @@ static size_t detail_selected(const struct sa_rule *r, const struct sa_detail *d
 
 	for (i = 0; i < d->nrows; i++)
 		n += sa_gate_selects(r, d->rows[i].site.caller, d->rows[i].site.type_str,
-				     sa_caller_unloaded(d->rows[i].site.caller) != 0);
+				     sa_caller_unloaded(d->rows[i].site.caller) != 0, NULL);
 	return n;
 }
 
@@ -394,7 +438,7 @@ int cmd_check(const struct opts *o)
 	memset(&C, 0, sizeof(C));
 	C.o = o;
 	paths(&C);
-	if (read_rules(&C) || plan(&C) || load_all(&C) || judge(&C)) {
+	if (read_rules(&C) || plan(&C) || resolve(&C) || load_all(&C) || judge(&C)) {
 		/*
 		 * A step that wrote its own message keeps none: the report
 		 * then points at stderr.  The report is written when one was

@@ -21,6 +21,37 @@ void cmd_error(char *err)
 	free(err);
 }
 
+int cmd_cgroups(struct opts *o)
+{
+	const char *root = o->cgroup_root ? o->cgroup_root : SA_CGROUP_ROOT;
+	const char *a = o->cgroup;
+	int numeric = a && a[0] && strspn(a, "0123456789") == strlen(a);
+	char *err = NULL;
+
+	if (o->sel.by != SA_BY_CGROUP && !a && o->fmt != FMT_PROM)
+		return 0;
+	if (sa_cgroups_load(&o->cg, root, &err)) {
+		if (!err || o->cgroup_root || (a && !numeric && strcmp(a, "irq"))) {
+			cmd_error(err ? sa_format("--cgroup-root: %s", err) : NULL);
+			free(err);
+			return -1;
+		}
+		free(err);	/* no cgroup2 here: ids are shown as cgroup#ID */
+	}
+	o->sel.cg = &o->cg;
+	if (!a)
+		return 0;
+	if (strcmp(a, "irq") == 0)
+		o->sel.filter.cgroup_irq = 1;
+	else if (numeric && !sa_parse_u64(a, strlen(a), &o->sel.filter.cgroup))
+		return 0;
+	else if (sa_cgroups_id(&o->cg, a, &o->sel.filter.cgroup)) {
+		cmd_error(sa_format("--cgroup: no cgroup '%s' under %s", a, root));
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_truncated(const struct sa_file *f, char **msg)
 {
 	const struct sa_summary *callers = sa_summary_get(f, "number of callers");

@@ -35,6 +35,15 @@ int cmd_load_keep(const struct opts *o, struct sa_file *f, const char *path, cha
 		  size_t *keep_len, char **err);
 
 /*
+ * (1.6) For --by cgroup, --cgroup and --prometheus: the cgroup tree under --cgroup-root
+ * (default /sys/fs/cgroup, which may be absent: ids are then shown as
+ * cgroup#ID) into o->cg and o->sel.cg, and --cgroup's PATH, ID or `irq`
+ * into the filter.  0, or -1 having said why: a --cgroup-root that cannot
+ * be read, a --cgroup PATH that no directory has.
+ */
+int cmd_cgroups(struct opts *o);
+
+/*
  * Is the slab_account file @f cut short?  The module counts in `number of
  * callers` the call sites it shows when it writes the header, and writes
  * a row for every site shown when its walk reaches it.  A site once shown

@@ -56,6 +56,7 @@ enum {
 	O_DETAIL, O_WATCH, O_INTERVAL, O_COUNT, O_ONCE, O_BATCH, O_DELTA,
 	O_UNLOADS, O_CHECK, O_RULE, O_RULES, O_BASELINE, O_BASELINE_DETAIL,
 	O_UNLOADS_FILE, O_KTAP, O_JUNIT, O_SAVE, O_WIDTH, O_FULL_SUMMARY, O_TOPK,
+	O_CGROUP, O_NODE, O_TASK, O_STACKS,
 	P_FILE,		/* a FILE argument */
 	P_OUTPUT_FILE,	/* -o names a file (not -) */
 	P_SORT_NOTNUM,	/* the first sort key is frag or caller */
@@ -68,6 +69,13 @@ enum {
 	P_SAVE_ONLY,	/* --save-baseline without --check */
 	P_WATCH_STDOUT,	/* --watch to standard output (no -o FILE) */
 };
+/*
+ * Options that every command takes (they name where to look something up)
+ * have no bit: parse_one() returns NO_BIT for them.
+ */
+#define O_CGROUP_ROOT 64
+#define O_STACKS_FILE 65
+#define NO_BIT (-1)
 #define B(x) (1ULL << (x))
 #define FORMATS (B(O_CSV) | B(O_JSON) | B(O_PROM) | B(O_FOLDED) | B(O_SVG) | B(O_KTAP) | \
 		 B(O_JUNIT))
@@ -110,6 +118,7 @@ struct compat {
 		     B(O_JSON) | B(O_OUTPUT) | B(O_MAX_INPUT) | B(O_SAVE) | \
 		     B(P_FILE) | B(P_OUTPUT_FILE))
 #define OWN_COMMANDS (B(O_DIFF) | B(O_WATCH) | B(O_LEAKS) | B(O_ADVISE) | B(O_FROM_TRACE))
+#define CTX_ONE_MSG "--cgroup, --node and --task each select rows of a file split by that context: one at a time"
 #define CHECK_INPUT_MSG "--rule, --rules, --baseline, --baseline-detail and --unloads-file go with --check"
 
 /* Checked in this order; the first refusal found is the message. */
@@ -146,7 +155,7 @@ static const struct compat compat[] = {
 	{ O_ADVISE, 0, NULL, LEAKS_ADVISE_TAKE, {
 		LEAKS_ADVISE_WHY("--advise"),
 		{ B(O_ONCE) | B(O_INTERVAL) | B(O_MIN_AGE), "--once, --interval and --leaks-min-age go with --leaks" } } },
-	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
+	{ O_DETAIL, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK) | B(O_STACKS), "--detail goes with --leaks, --advise, --check or --stacks", 0, { { 0, NULL } } },
 	{ O_MIN_AGE, B(O_LEAKS) | B(O_ADVISE) | B(O_CHECK), "--detail and --leaks-min-age go with --leaks, --advise or --check", 0, { { 0, NULL } } },
 	{ O_INTERVAL, B(O_WATCH) | B(O_LEAKS), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
 	{ O_COUNT, B(O_WATCH), "--interval, --count, --batch and --delta go with --watch", 0, { { 0, NULL } } },
@@ -155,6 +164,14 @@ static const struct compat compat[] = {
 	{ O_MIN, 0, NULL, 0, { { B(P_SORT_CALLER), "--min needs a numeric first sort key (not caller)" } } },
 	{ O_MIN_SIZE, 0, NULL, 0, { { B(P_SIZES_EMPTY), "--min-size is more than --max-size: no call site can pass both" } } },
 	{ O_ALL, B(O_DIFF), "--all goes with --diff", 0, { { 0, NULL } } },
+	{ O_CGROUP, 0, NULL, 0, { { B(O_NODE) | B(O_TASK), CTX_ONE_MSG } } },
+	{ O_STACKS, 0, NULL, 0, {
+		{ B(O_BY), "--stacks nests each captured site's stacks: not with --by" },
+		{ B(O_DIFF) | WATCHING, "--stacks shows one file: not with --diff or --watch" },
+		{ FORMATS, "--stacks is a text view: not with another format" },
+		{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--stacks has trees only: --summary-only and --no-summary do not go with it" },
+		{ B(P_SORT_NOTNUM), "--stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" } } },
+	{ O_NODE, 0, NULL, 0, { { B(O_CGROUP) | B(O_TASK), CTX_ONE_MSG } } },
 	{ P_KEY_SITES, B(O_BY), "--sort: the key sites goes with --by", 0, { { 0, NULL } } },
 	{ O_BY, 0, NULL, 0, {
 		{ B(O_SUMMARY_ONLY), "--by groups the rows: --summary-only does not go with it" },
@@ -244,6 +261,12 @@ static const struct option long_opts[] = {
 	{ "save-baseline", required_argument, NULL, 256 + O_SAVE },
 	{ "width", required_argument, NULL, 256 + O_WIDTH },
 	{ "full-summary", no_argument, NULL, 256 + O_FULL_SUMMARY },
+	{ "cgroup", required_argument, NULL, 256 + O_CGROUP },
+	{ "node", required_argument, NULL, 256 + O_NODE },
+	{ "task", required_argument, NULL, 256 + O_TASK },
+	{ "cgroup-root", required_argument, NULL, 256 + O_CGROUP_ROOT },
+	{ "stacks", no_argument, NULL, 256 + O_STACKS },
+	{ "stacks-file", required_argument, NULL, 256 + O_STACKS_FILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -353,10 +376,11 @@ static enum sa_by parse_by(const char *arg)
 {
 	int i;
 
-	for (i = SA_BY_MODULE; i <= SA_BY_TYPE; i++)
+	for (i = SA_BY_MODULE; i <= SA_BY_STACK; i++)
 		if (strcmp(arg, sa_by_names[i]) == 0)
 			return (enum sa_by)i;
-	usage_error("--by: unknown key '%s' (module, function, cache or type)", arg);
+	usage_error("--by: unknown key '%s' (module, function, cache, type, cgroup, node, task or stack)",
+		    arg);
 }
 
 static const enum fmt fmt_of[] = {
@@ -545,6 +569,37 @@ static int parse_one(struct opts *o, int c, const char *arg, const char **svg)
 	case O_FULL_SUMMARY:
 		o->full_summary = 1;
 		break;
+	case O_CGROUP:
+		o->cgroup = arg;
+		o->sel.filter.cgroup_set = 1;
+		break;
+	case O_NODE:
+		if (sa_parse_u64(arg, strlen(arg), &o->sel.filter.node))
+			usage_error("--node: '%s' is not a node number", arg);
+		o->sel.filter.node_set = 1;
+		break;
+	case O_TASK:
+		if (!*arg)
+			usage_error("--task: an empty task name");
+		/* the file writes whitespace in names as '_' */
+		free(o->task);
+		o->task = strdup(arg);
+		if (!o->task)
+			usage_error("out of memory");
+		for (i = 0; o->task[i]; i++)
+			if (o->task[i] == ' ' || o->task[i] == '\t')
+				o->task[i] = '_';
+		o->sel.filter.task = o->task;
+		break;
+	case O_CGROUP_ROOT:
+		o->cgroup_root = arg;
+		return NO_BIT;
+	case O_STACKS:
+		o->stacks = 1;
+		break;
+	case O_STACKS_FILE:
+		o->stacks_file = arg;
+		return NO_BIT;
 	default:
 		if (c == 'h') {
 			opts_usage(stdout);
@@ -644,8 +699,12 @@ void opts_parse(struct opts *o, int argc, char **argv)
 	o->max_input = SA_MAX_INPUT;
 	argv[0] = (char *)"slabacct";	/* getopt's messages name the program */
 	o->argc = argc;
-	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:R:", long_opts, NULL)) != -1)
-		given |= B(parse_one(o, c, optarg, &svg));
+	while ((c = getopt_long(argc, argv, "s:rn:m:g:Hdab:wi:hVz:Z:o:R:", long_opts, NULL)) != -1) {
+		int bit = parse_one(o, c, optarg, &svg);
+
+		if (bit != NO_BIT)
+			given |= B(bit);
+	}
 	o->nargs = argc - optind;
 	o->args = argv + optind;
 	if (o->nargs)
@@ -697,6 +756,9 @@ void opts_parse(struct opts *o, int argc, char **argv)
 
 void opts_free(struct opts *o)
 {
+	sa_cgroups_free(&o->cg);
+	free(o->task);
+	o->task = NULL;
 	free(o->cache_name);
 	o->cache_name = NULL;
 	free(o->rules);

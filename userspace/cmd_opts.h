@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sa_cgroup.h"
 #include "sa_kallsyms.h"
 #include "sa_rows.h"
 
@@ -55,6 +56,12 @@ struct opts {
 	const char *baseline_detail;	/* --baseline-detail FILE */
 	const char *unloads;	/* --unloads-file FILE */
 	const char *save;	/* --save-baseline FILE */
+	const char *cgroup;	/* (1.6) --cgroup PATH|ID|irq */
+	const char *cgroup_root;	/* --cgroup-root DIR (default /sys/fs/cgroup) */
+	struct sa_cgroups cg;	/* its cgroups, loaded for --by cgroup and --cgroup */
+	char *task;		/* --task COMM, blanks as '_' */
+	int stacks;		/* --stacks: the trees of the captured sites */
+	const char *stacks_file;	/* --stacks-file FILE (default /proc/slab_account_stacks) */
 	int nargs;		/* the FILE arguments */
 	char **args;
 };

@@ -14,9 +14,11 @@
 #include "pr_folded.h"
 #include "pr_metrics.h"
 #include "pr_report.h"
+#include "pr_stacks.h"
 #include "pr_summary.h"
 #include "pr_svg.h"
 #include "sa_esc.h"
+#include "sa_input.h"
 #include "sa_json.h"
 #include "sa_out.h"
 #include "sa_rows.h"
@@ -38,13 +40,15 @@ static void print_counts(const struct report_ctx *c)
 	const struct sa_select *s = r->sel;
 	size_t shown = r->n, nrows = r->new->nrows, matched;
 	const char *by = sa_by_names[s->by];
+	/* (1.6) a context's groups hold rows: a site's child rows and its own */
+	const char *what = SA_BY_CTX(s->by) ? "rows" : "call sites";
 
 	if (!r->old && s->by) {
 		if (shown == nrows && r->gnew.kept == r->gnew.total)
-			printf("by %s: %zu groups of %zu call sites\n", by, nrows, r->gnew.total);
+			printf("by %s: %zu groups of %zu %s\n", by, nrows, r->gnew.total, what);
 		else
-			printf("by %s: %zu of %zu groups shown, from %zu of %zu call sites\n",
-			       by, shown, nrows, r->gnew.kept, r->gnew.total);
+			printf("by %s: %zu of %zu groups shown, from %zu of %zu %s\n",
+			       by, shown, nrows, r->gnew.kept, r->gnew.total, what);
 		return;
 	}
 	if (!r->old) {
@@ -160,9 +164,84 @@ static int print_prom(const struct report_ctx *c)
 	return -1;
 }
 
+/* (1.6) Does @f have child rows with a stack? */
+static int has_stacks(const struct sa_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nrows; i++)
+		if (f->rows[i].cx.stack)
+			return 1;
+	return 0;
+}
+
+/*
+ * (1.6) The stacks file (--stacks-file, or /proc/slab_account_stacks)
+ * into @st, holding every stack of @f's rows (else nothing is printed).
+ * 0, or -1 having said why.
+ */
+static int load_stacks(const struct opts *o, const struct sa_file *f, struct sa_stacks *st)
+{
+	char *err = NULL;
+	size_t i;
+
+	if (sa_stacks_load(st, o->stacks_file ? o->stacks_file : SA_STACKS_PATH, o->max_input,
+			   &err)) {
+		cmd_error(err);
+		return -1;
+	}
+	for (i = 0; i < f->nrows; i++) {
+		if (!f->rows[i].cx.stack || sa_stacks_get(st, f->rows[i].cx.stack))
+			continue;
+		fprintf(stderr, "slabacct: %s:%lu: stack %" PRIu64 " is not in %s (read the two files together)\n",
+			f->name, f->rows[i].line, f->rows[i].cx.stack, st->name);
+		sa_stacks_free(st);
+		return -1;
+	}
+	return 0;
+}
+
+/* --folded: with the stacks file when the file has child rows with a stack. */
 static int print_folded(const struct report_ctx *c)
 {
-	return pr_folded(c->rows);
+	struct sa_stacks st;
+	int ret;
+
+	if (!has_stacks(c->new))
+		return pr_folded(c->rows, NULL);
+	if (load_stacks(c->o, c->new, &st))
+		return -1;
+	ret = pr_folded(c->rows, &st);
+	sa_stacks_free(&st);
+	return ret;
+}
+
+/*
+ * --stacks: the trees of the captured sites, with --detail FILE their
+ * oldest objects; a file without any is refused.
+ */
+static int print_stacks(const struct report_ctx *c)
+{
+	struct sa_detail d;
+	struct sa_stacks st;
+	int ret;
+
+	if (!has_stacks(c->new)) {
+		fprintf(stderr, "slabacct: %s: no call site under capture (no row has a ' @stack:ID'): nothing to show\n",
+			c->new->name);
+		return -1;
+	}
+	if (load_stacks(c->o, c->new, &st))
+		return -1;
+	if (c->o->detail && cmd_load_detail(c->o, &d, c->o->detail)) {
+		sa_stacks_free(&st);
+		return -1;
+	}
+	ret = pr_stacks(c->rows, &st, c->o->detail ? &d : NULL);
+	if (c->o->detail)
+		sa_detail_free(&d);
+	sa_stacks_free(&st);
+	return ret;
 }
 
 static int print_svg(const struct report_ctx *c)
@@ -189,7 +268,7 @@ int report(const struct opts *o, const struct report_env *env,
 		return -1;
 	}
 	c.rows = &rows;
-	r = printers[o->fmt](&c);
+	r = o->stacks ? print_stacks(&c) : printers[o->fmt](&c);
 	sa_rows_free(&rows);
 	return r;
 }

@@ -6,6 +6,11 @@
  * of the same caller and type merged), then the rest summed per module
  * (K modules: those of the K sites first, then those holding most) and the
  * remainder as one series, so that the series add up to the summary and sum by (module) stays exact.
+ * (1.6) A file split by cgroup, node or task has those series per context,
+ * each with a label of the split's name: the top K, the modules and the
+ * remainder within each context, for the K contexts holding most, the
+ * others' rows together as the context "(other)"; so that sum by (module)
+ * and sum by (cgroup) stay exact.
  */
 #include "pr_metrics.h"
 
@@ -82,20 +87,28 @@ static void metric_head(const char *name, const char *type, const char *help)
  * The labels of a row: function (the symbol), module ("vmlinux" for the
  * kernel), site (the caller), type.  Without a row, the labels of a sum of
  * the other call sites: of module @mod, or with @mod NULL of all the rest,
- * module "(other)" (no module's name: those are [A-Za-z0-9_]).
+ * module "(other)" (no module's name: those are [A-Za-z0-9_]).  (1.6)
+ * With @lname, first the label @lname="@lval": the row's context.
  */
-static void site_labels(const struct sa_row *r, const char *mod)
+static void site_labels(const struct sa_row *r, const char *mod, const char *lname,
+			const char *lval)
 {
 	struct sa_caller c;
 
+	putchar('{');
+	if (lname) {	/* (1.6) the split's context */
+		printf("%s=", lname);
+		sa_esc_str(stdout, lval, SA_ESC_LABEL);
+		putchar(',');
+	}
 	if (!r) {
-		fputs("{function=\"other\",module=", stdout);
+		fputs("function=\"other\",module=", stdout);
 		sa_esc_str(stdout, mod ? mod : "(other)", SA_ESC_LABEL);
 		fputs(",site=\"other\",type=\"other\"}", stdout);
 		return;
 	}
 	sa_caller_split(r->caller, &c);
-	fputs("{function=", stdout);
+	fputs("function=", stdout);
 	sa_esc(stdout, c.func, c.flen, SA_ESC_LABEL);
 	fputs(",module=", stdout);
 	if (c.mod)
@@ -211,132 +224,350 @@ static void print_bound(uint64_t k, int key)
 	       k, sa_key_name(key));
 }
 
-int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err)
+/* One context's call-site series (without a split, the whole file's). */
+struct series {
+	const char *ctx;		/* the context's name (label value), or NULL */
+	const struct sa_rows *r;
+	struct sa_merge_in *in, *oin;	/* the rows shown, the other rows */
+	const uint64_t **v;		/* by item: its series' sums */
+	char *shown;
+	char **onames, **snames;	/* the other rows' modules, those of the K (sorted) */
+	size_t nother, nsnames, nmods;
+	struct mod_other *mods;
+	uint64_t other[SA_NFIELDS];
+	int rest;
+	struct sa_groups g, og;
+};
+
+static void series_free(struct series *s)
+{
+	size_t i;
+
+	sa_groups_free(&s->g);
+	sa_groups_free(&s->og);
+	for (i = 0; i < s->nother; i++)
+		free(s->onames[i]);
+	free(s->onames);
+	for (i = 0; i < s->nsnames; i++)
+		free(s->snames[i]);
+	free(s->snames);
+	free(s->oin);
+	free(s->mods);
+	free(s->in);
+	free(s->v);
+	free(s->shown);
+	memset(s, 0, sizeof(*s));
+}
+
+/* @r's series: the top K, K modules' other sites, the rest.  0, or -1 (*@err). */
+static int series_build(struct series *s, const struct sa_rows *r, uint64_t k_sites,
+			char **err)
 {
 	const struct sa_file *f = r->new;
 	const struct sa_select *sel = r->sel;
-	struct sa_merge_in *in = calloc(r->n + 1, sizeof(*in));
-	const uint64_t **v = calloc(r->n + 1, sizeof(*v));	/* by item: its series' sums */
-	char *shown = calloc(f->nrows + 1, 1);
-	struct sa_merge_in *oin = calloc(f->nrows + 1, sizeof(*oin));	/* the other rows */
-	char **onames = calloc(f->nrows + 1, sizeof(*onames));	/* and their modules */
-	char **snames = calloc(r->n + 1, sizeof(*snames));	/* the modules of the K, sorted */
-	struct mod_other *mods = NULL;
-	uint64_t other[SA_NFIELDS] = { 0 };
-	struct sa_groups g = { NULL, 0, NULL }, og = { NULL, 0, NULL };
 	struct sa_merge_err e;
-	uint64_t k_sites = sel->top ? sel->top : r->n;
 	int rank = sel->keys[0] < SA_NFIELDS ? sel->keys[0] : SA_TOTAL;
-	size_t i, k, nother = 0, nmods = 0, nsnames = 0;
-	int ret = -1, rest = 0;
+	size_t i, k;
 
-	*err = NULL;
-	if (!in || !v || !shown || !oin || !onames || !snames)
-		goto out;
+	s->r = r;
+	s->in = calloc(r->n + 1, sizeof(*s->in));
+	s->v = calloc(r->n + 1, sizeof(*s->v));
+	s->shown = calloc(f->nrows + 1, 1);
+	s->oin = calloc(f->nrows + 1, sizeof(*s->oin));
+	s->onames = calloc(f->nrows + 1, sizeof(*s->onames));
+	s->snames = calloc(r->n + 1, sizeof(*s->snames));
+	if (!s->in || !s->v || !s->shown || !s->oin || !s->onames || !s->snames)
+		return -1;
 	/* One sample per series: rows with the same caller and type (raw
 	 * addresses under kptr_restrict) are added up into the first. */
 	for (i = 0; i < r->n; i++) {
-		in[i].key = r->items[i].row->caller;
-		in[i].key2 = r->items[i].row->type_str;
-		in[i].v = r->items[i].row->v;
-		in[i].idx = i;
-		shown[r->items[i].row - f->rows] = 1;
-		snames[i] = module_dup(r->items[i].row);
-		if (!snames[i])
-			goto out;
-		nsnames++;
+		s->in[i].key = r->items[i].row->caller;
+		s->in[i].key2 = r->items[i].row->type_str;
+		s->in[i].v = r->items[i].row->v;
+		s->in[i].idx = i;
+		s->shown[r->items[i].row - f->rows] = 1;
+		s->snames[i] = module_dup(r->items[i].row);
+		if (!s->snames[i])
+			return -1;
+		s->nsnames++;
 	}
-	qsort(snames, nsnames, sizeof(*snames), str_cmp);
-	if (sa_merge(in, r->n, SA_NFIELDS, NULL, &g, &e)) {
-		*err = sa_merge_message(&e, in, f->name, sa_field_names, "the series of site ");
-		goto out;
+	qsort(s->snames, s->nsnames, sizeof(*s->snames), str_cmp);
+	if (sa_merge(s->in, r->n, SA_NFIELDS, NULL, &s->g, &e)) {
+		*err = sa_merge_message(&e, s->in, f->name, sa_field_names, "the series of site ");
+		return -1;
 	}
-	for (i = 0; i < g.n; i++)
-		v[g.g[i].first] = g.g[i].v;
+	for (i = 0; i < s->g.n; i++)
+		s->v[s->g.g[i].first] = s->g.g[i].v;
 	/* The other rows of the file (filtered out or past --top-k), summed
 	 * per module. */
 	for (i = 0; i < f->nrows; i++) {
-		if (shown[i])
+		if (s->shown[i])
 			continue;
-		onames[nother] = module_dup(&f->rows[i]);
-		if (!onames[nother])
-			goto out;
-		oin[nother].key = onames[nother];
-		oin[nother].v = f->rows[i].v;
-		oin[nother].idx = nother;
-		nother++;
+		s->onames[s->nother] = module_dup(&f->rows[i]);
+		if (!s->onames[s->nother])
+			return -1;
+		s->oin[s->nother].key = s->onames[s->nother];
+		s->oin[s->nother].v = f->rows[i].v;
+		s->oin[s->nother].idx = s->nother;
+		s->nother++;
 	}
-	if (sa_merge(oin, nother, SA_NFIELDS, NULL, &og, &e)) {
-		*err = sa_merge_message(&e, oin, f->name, sa_field_names,
+	if (sa_merge(s->oin, s->nother, SA_NFIELDS, NULL, &s->og, &e)) {
+		*err = sa_merge_message(&e, s->oin, f->name, sa_field_names,
 					"the other call sites of module ");
-		goto out;
+		return -1;
 	}
 	/* K modules get a series each: those with a call site among the K
 	 * (at most K: so a module's series always add up to all of its rows),
 	 * then those holding most of the rest by the first sort key (total
 	 * when it is frag or caller); the rest is one series. */
-	mods = calloc(og.n + 1, sizeof(*mods));
-	if (!mods)
-		goto out;
-	for (i = 0; i < og.n; i++) {
-		mods[i].name = oin[og.g[i].first_in].key;
-		mods[i].v = og.g[i].v;
-		mods[i].has_site = bsearch(&mods[i].name, snames, nsnames, sizeof(*snames),
-					   str_cmp) != NULL;
-		mods[i].rank = og.g[i].v[rank];
-		mods[i].order = i;
+	s->mods = calloc(s->og.n + 1, sizeof(*s->mods));
+	if (!s->mods)
+		return -1;
+	for (i = 0; i < s->og.n; i++) {
+		s->mods[i].name = s->oin[s->og.g[i].first_in].key;
+		s->mods[i].v = s->og.g[i].v;
+		s->mods[i].has_site = bsearch(&s->mods[i].name, s->snames, s->nsnames,
+					      sizeof(*s->snames), str_cmp) != NULL;
+		s->mods[i].rank = s->og.g[i].v[rank];
+		s->mods[i].order = i;
 	}
-	qsort(mods, og.n, sizeof(*mods), mod_other_cmp);
-	nmods = og.n < k_sites ? og.n : (size_t)k_sites;
-	for (i = nmods; i < og.n; i++) {
-		rest = 1;
+	qsort(s->mods, s->og.n, sizeof(*s->mods), mod_other_cmp);
+	s->nmods = s->og.n < k_sites ? s->og.n : (size_t)k_sites;
+	for (i = s->nmods; i < s->og.n; i++) {
+		s->rest = 1;
 		for (k = 0; k < SA_NFIELDS; k++)
-			if (sa_add_u64(&other[k], mods[i].v[k])) {
+			if (sa_add_u64(&s->other[k], s->mods[i].v[k])) {
 				*err = sa_format("%s: the %s of the other call sites (module=\"(other)\") does not fit in 64 bits",
 						 f->name, sa_field_names[k]);
-				goto out;
+				return -1;
 			}
 	}
-	if (summary)
-		print_summary(f);
-	for (k = 0; rows && f->nrows && k < sizeof(metric_fields) / sizeof(metric_fields[0]); k++) {
-		int fld = metric_fields[k].field;
+	return 0;
+}
 
+/* The samples of family @k of @s (with the label @lname = its context). */
+static void series_print(const struct series *s, size_t k, const char *lname)
+{
+	int fld = metric_fields[k].field;
+	size_t i;
+
+	for (i = 0; i < s->r->n; i++) {
+		if (!s->v[i])
+			continue;	/* counted in its series' first row */
+		fputs(metric_fields[k].name, stdout);
+		site_labels(s->r->items[i].row, NULL, lname, s->ctx);
+		printf(" %" PRIu64 "\n", s->v[i][fld]);
+	}
+	for (i = 0; i < s->nmods; i++) {
+		fputs(metric_fields[k].name, stdout);
+		site_labels(NULL, s->mods[i].name, lname, s->ctx);
+		printf(" %" PRIu64 "\n", s->mods[i].v[fld]);
+	}
+	if (s->rest) {
+		fputs(metric_fields[k].name, stdout);
+		site_labels(NULL, NULL, lname, s->ctx);
+		printf(" %" PRIu64 "\n", s->other[fld]);
+	}
+}
+
+/* (1.6) The contexts of a split file: each one's rows, as a file of them, and its series. */
+struct ctxs {
+	struct sa_select sel;	/* the report's, less the context's filters */
+	struct sa_file *files;
+	struct sa_rows *rows;
+	struct series *s;
+	char **names;		/* each row's context */
+	size_t n;
+};
+
+static void ctxs_free(struct ctxs *c, size_t nrows)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		series_free(&c->s[i]);
+		sa_rows_free(&c->rows[i]);
+		free(c->files[i].rows);
+	}
+	for (i = 0; c->names && i < nrows; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->files);
+	free(c->rows);
+	free(c->s);
+}
+
+static int name_cmp(const void *pa, const void *pb, void *ctx)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	char **names = ctx;
+	int c = strcmp(names[a], names[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* A context's rows: idx[first, first + n), weighing w by the first sort key. */
+struct cseg {
+	size_t first, n;
+	uint64_t w;
+};
+
+/* The heaviest first; equals in name order. */
+static int cseg_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct cseg *a = pa, *b = pb;
+
+	(void)ctx;
+	if (a->w != b->w)
+		return a->w < b->w ? 1 : -1;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+static int first_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct cseg *a = pa, *b = pb;
+
+	(void)ctx;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+static int idx_cmp(const void *pa, const void *pb, void *ctx)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	(void)ctx;
+	return (a > b) - (a < b);
+}
+
+/*
+ * Context @name's file of the @n rows @idx of @f (a site's stacks in it
+ * summed into the site by sa_rows_build()) and its series, into @c.
+ */
+static int ctx_add(struct ctxs *c, const struct sa_file *f, const size_t *idx, size_t n,
+		   const char *name, uint64_t k_sites, char **err)
+{
+	struct sa_file *t = &c->files[c->n];
+
+	*t = *f;	/* its name, version and summary */
+	t->rows = calloc(n + 1, sizeof(*t->rows));
+	if (!t->rows)
+		return -1;
+	for (t->nrows = t->nctx = 0; t->nrows < n; t->nrows++) {
+		t->rows[t->nrows] = f->rows[idx[t->nrows]];
+		t->nctx += t->rows[t->nrows].ctx != NULL;
+	}
+	c->s[c->n].ctx = name;
+	c->n++;
+	if (sa_rows_build(&c->rows[c->n - 1], &c->sel, NULL, t, err))
+		return -1;
+	return series_build(&c->s[c->n - 1], &c->rows[c->n - 1], k_sites, err);
+}
+
+/*
+ * (1.6) Split @r's file as read by context (@by) into @c: the K contexts
+ * holding most by the first sort key, in name order, then the others'
+ * rows together as the context "(other)"; each with its series.  0, or -1
+ * (*@err; NULL: no memory).
+ */
+static int ctxs_build(struct ctxs *c, const struct sa_rows *r, enum sa_by by, uint64_t k_sites,
+		      char **err)
+{
+	const struct sa_file *f = r->raw;
+	int rank = r->sel->keys[0] < SA_NFIELDS ? r->sel->keys[0] : SA_TOTAL;
+	size_t *idx = calloc(f->nrows + 1, sizeof(*idx)), *rest = NULL;
+	struct cseg *sg = calloc(f->nrows + 1, sizeof(*sg));
+	size_t i, k, n = 0, ns = 0, keep, nrest = 0;
+	int ret = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->sel = *r->sel;
+	c->sel.filter.cgroup_set = c->sel.filter.node_set = 0;
+	c->sel.filter.task = NULL;
+	c->names = calloc(f->nrows + 1, sizeof(*c->names));
+	c->files = calloc(f->nrows + 1, sizeof(*c->files));
+	c->rows = calloc(f->nrows + 1, sizeof(*c->rows));
+	c->s = calloc(f->nrows + 1, sizeof(*c->s));
+	if (!idx || !sg || !c->names || !c->files || !c->rows || !c->s)
+		goto out;
+	for (i = 0; i < f->nrows; i++) {
+		if (!sa_keep_ctx(&r->sel->filter, &f->rows[i]))
+			continue;
+		c->names[i] = sa_ctx_name(by, &f->rows[i], r->sel->cg);
+		if (!c->names[i])
+			goto out;
+		idx[n++] = i;
+	}
+	if (sa_sort_array(idx, n, sizeof(*idx), name_cmp, c->names))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(c->names[idx[i]], c->names[idx[i - 1]]))
+			sg[ns++].first = i;
+		sg[ns - 1].n++;
+		sg[ns - 1].w += f->rows[idx[i]].v[rank];	/* no wrap: the file's sums fit */
+	}
+	keep = ns < k_sites ? ns : (size_t)k_sites;
+	if (sa_sort_array(sg, ns, sizeof(*sg), cseg_cmp, NULL) ||
+	    sa_sort_array(sg, keep, sizeof(*sg), first_cmp, NULL))
+		goto out;
+	for (k = 0; k < keep; k++)
+		if (ctx_add(c, f, idx + sg[k].first, sg[k].n, c->names[idx[sg[k].first]], k_sites,
+			    err))
+			goto out;
+	if (keep == ns) {
+		ret = 0;
+		goto out;
+	}
+	/* the other contexts' rows, in file order, as one */
+	rest = calloc(n + 1, sizeof(*rest));
+	if (!rest)
+		goto out;
+	for (k = keep; k < ns; k++)
+		for (i = 0; i < sg[k].n; i++)
+			rest[nrest++] = idx[sg[k].first + i];
+	if (sa_sort_array(rest, nrest, sizeof(*rest), idx_cmp, NULL) ||
+	    ctx_add(c, f, rest, nrest, "(other)", k_sites, err))
+		goto out;
+	ret = 0;
+out:
+	free(rest);
+	free(sg);
+	free(idx);
+	return ret;
+}
+
+int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err)
+{
+	const struct sa_summary *split = sa_summary_get(r->raw, "split");
+	enum sa_by by = !split ? SA_BY_NONE : !strcmp(split->value, "cgroup") ? SA_BY_CGROUP :
+			!strcmp(split->value, "node") ? SA_BY_NODE :
+			!strcmp(split->value, "task") ? SA_BY_TASK : SA_BY_NONE;
+	uint64_t k_sites = r->sel->top ? r->sel->top : r->n;
+	struct ctxs c = { .n = 0 };
+	struct series one = { .ctx = NULL };
+	const char *lname = by ? sa_by_names[by] : NULL;
+	size_t i, k;
+	int ret = -1;
+
+	*err = NULL;
+	if (by ? ctxs_build(&c, r, by, k_sites, err) : series_build(&one, r, k_sites, err))
+		goto out;
+	if (summary)
+		print_summary(r->raw);
+	for (k = 0; rows && r->raw->nrows && k < sizeof(metric_fields) / sizeof(metric_fields[0]); k++) {
 		printf("# HELP %s %s", metric_fields[k].name, metric_fields[k].help);
-		print_bound(k_sites, sel->keys[0]);
+		print_bound(k_sites, r->sel->keys[0]);
+		if (by)
+			printf(" The file is split by %s (label %s): the bound applies within each of the K %ss holding most, the others together as %s=\"(other)\".",
+			       lname, lname, lname, lname);
 		printf("\n# TYPE %s %s\n", metric_fields[k].name, metric_fields[k].type);
-		for (i = 0; i < r->n; i++) {
-			if (!v[i])
-				continue;	/* counted in its series' first row */
-			fputs(metric_fields[k].name, stdout);
-			site_labels(r->items[i].row, NULL);
-			printf(" %" PRIu64 "\n", v[i][fld]);
-		}
-		for (i = 0; i < nmods; i++) {
-			fputs(metric_fields[k].name, stdout);
-			site_labels(NULL, mods[i].name);
-			printf(" %" PRIu64 "\n", mods[i].v[fld]);
-		}
-		if (rest) {
-			fputs(metric_fields[k].name, stdout);
-			site_labels(NULL, NULL);
-			printf(" %" PRIu64 "\n", other[fld]);
-		}
+		if (!by)
+			series_print(&one, k, NULL);
+		for (i = 0; i < c.n; i++)
+			series_print(&c.s[i], k, lname);
 	}
 	ret = 0;
 out:
-	sa_groups_free(&g);
-	sa_groups_free(&og);
-	for (i = 0; i < nother; i++)
-		free(onames[i]);
-	free(onames);
-	for (i = 0; i < nsnames; i++)
-		free(snames[i]);
-	free(snames);
-	free(oin);
-	free(mods);
-	free(in);
-	free(v);
-	free(shown);
+	series_free(&one);
+	ctxs_free(&c, r->raw->nrows);
 	return ret;
 }

@@ -12,7 +12,9 @@
 /*
  * The metrics of @r's file: slab_account_up 1 and its summary (unless
  * !@summary), and @r's rows
- * with the rest of the file's call sites as site="other" (unless !@rows).
+ * with the rest of the file's call sites as site="other" (unless !@rows);
+ * (1.6) of a file split by cgroup, node or task, those series per context,
+ * labelled with it, the bound within each.
  * 0, or -1 with *@err a malloc()ed message (NULL: no memory).
  */
 int pr_metrics(const struct sa_rows *r, int summary, int rows, char **err);

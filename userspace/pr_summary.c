@@ -32,6 +32,8 @@ static const struct {
 	{ "dropped objects", 0, 1, NULL }, { "dropped sites", 0, 1, NULL },
 	{ "lost events", 0, 1, NULL }, { "unmatched pointers", 0, 1, NULL },
 	{ "peak bound", 1, 1, NULL },
+	/* (1.6) the child rows among the callers, the sites under capture, their stacks */
+	{ "context rows", 0, 1, NULL }, { "captured sites", 0, 1, NULL }, { "stacks", 0, 1, NULL },
 };
 #define KEY_WIDTH 25	/* "current bytes allocated: " */
 
@@ -63,6 +65,13 @@ static int print_warnings(const struct sa_file *f)
 	if (sites && ++lines)
 		printf("warning: %" PRIu64 " allocations not tracked: the call-site table was full (call site capacity %" PRIu64 "; raise max_sites)\n",
 		       sites, pr_summary_num(f, "call site capacity"));
+	/* (1.6) allocations kept in their site's own row, said */
+	if (pr_summary_num(f, "context rows dropped") && ++lines)
+		printf("warning: %" PRIu64 " allocations counted in their site's own row: no room for their context's row (call site capacity %" PRIu64 "; raise max_sites)\n",
+		       pr_summary_num(f, "context rows dropped"), pr_summary_num(f, "call site capacity"));
+	if (pr_summary_num(f, "stacks dropped") && ++lines)
+		printf("warning: %" PRIu64 " allocations at captured sites counted in their site's own row: the stack table was full (stack capacity %" PRIu64 "; raise max_stacks)\n",
+		       pr_summary_num(f, "stacks dropped"), pr_summary_num(f, "stack capacity"));
 	if (pr_summary_num(f, "lost event reports") && ++lines)
 		printf("warning: the trace lost at least %" PRIu64 " events (%" PRIu64 " LOST or DROPPED lines): this account is incomplete\n",
 		       pr_summary_num(f, "lost events"), pr_summary_num(f, "lost event reports"));
@@ -82,12 +91,18 @@ int pr_summary_text(const struct sa_file *f, int human)
 	int lines = 0;
 
 	const struct sa_summary *state = sa_summary_get(f, "state");
+	const struct sa_summary *split = sa_summary_get(f, "split");
 	char buf[32];
 	size_t i;
 
 	if (state) {
 		print_key("state");
 		printf("%s\n", state->value);
+		lines++;
+	}
+	if (split && strcmp(split->value, "none")) {	/* (1.6) */
+		print_key("split");
+		printf("%s\n", split->value);
 		lines++;
 	}
 	for (i = 0; i < sizeof(text_keys) / sizeof(text_keys[0]); i++) {

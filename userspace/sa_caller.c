@@ -4,6 +4,7 @@
  * retired load (see sa_caller.h).
  */
 #include "sa_caller.h"
+#include "sa_ctx.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static uint64_t unloaded_load(const char *s, size_t len)
 
 void sa_caller_split(const char *caller, struct sa_caller *c)
 {
-	size_t n = strlen(caller);
+	size_t n = sa_ctx_find(caller);	/* (1.6) a child row's context is last: not the site's */
 	const char *p, *open;
 
 	memset(c, 0, sizeof(*c));

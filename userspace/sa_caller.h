@@ -29,7 +29,11 @@ struct sa_caller {
 	int bad_unloaded;	/* the last word starts "unloaded#" but is not one */
 };
 
-/* Split @caller (NUL terminated) into @c; the pointers point into it. */
+/*
+ * Split @caller (NUL terminated) into @c; the pointers point into it.
+ * (1.6) A context at its end (" @stack:ID ...", as the detail and unloads
+ * files name a child row) is left out: the parts are its site's.
+ */
 void sa_caller_split(const char *caller, struct sa_caller *c);
 
 /* The module of @caller and its length; NULL if none. */

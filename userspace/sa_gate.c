@@ -31,8 +31,80 @@ static const char *type_group(const char *type_str)
 	       cache && !strcmp(cache, "*") ? type_names[2] : type_names[1];
 }
 
+static int id_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* (1.6) Does context selector @s take @row (NULL: a row of no context)? */
+static int ctx_selects(const struct sa_sel *s, const struct sa_row *row)
+{
+	const struct sa_ctx *c = row ? &row->cx : NULL;
+
+	if (!c)
+		return 0;
+	switch (s->kind) {
+	case SA_SEL_CGROUP:
+		return s->irq ? c->kind == SA_CTX_IRQ : c->kind == SA_CTX_CGROUP && c->id == s->id;
+	case SA_SEL_TASK:
+		return s->irq ? c->kind == SA_CTX_IRQ :
+		       c->kind == SA_CTX_TASK && c->tlen == strlen(s->arg) &&
+		       !memcmp(c->task, s->arg, c->tlen);
+	case SA_SEL_NODE:
+		return c->kind == SA_CTX_NODE && c->id == s->id;
+	case SA_SEL_STACK:
+		return c->stack &&
+		       bsearch(&c->stack, s->stacks, s->nstacks, sizeof(*s->stacks), id_cmp);
+	default:
+		return 0;
+	}
+}
+
+int sa_gate_resolve(struct sa_rules *rs, const struct sa_cgroups *cg,
+		    const struct sa_stacks *st, char **err)
+{
+	size_t i, k, f, n;
+
+	*err = NULL;
+	for (i = 0; i < rs->n; i++) {
+		for (k = 0; k < rs->r[i].nsel; k++) {
+			struct sa_sel *s = &rs->r[i].sel[k];
+			const char *a = s->arg;
+
+			if (s->kind == SA_SEL_TASK || s->kind == SA_SEL_CGROUP)
+				s->irq = !strcmp(a, "irq");
+			if (s->kind == SA_SEL_CGROUP && !s->irq &&
+			    (strspn(a, "0123456789") != strlen(a) ? sa_cgroups_id(cg, a, &s->id) :
+			     sa_parse_u64(a, strlen(a), &s->id))) {
+				*err = sa_format("%s: rule '%s': no cgroup '%s' (a path under the cgroup root, an id or irq)",
+						 rs->r[i].where, rs->r[i].text, a);
+				return -1;
+			}
+			if (s->kind != SA_SEL_STACK)
+				continue;
+			/* the stacks with a frame in function a ("a+0x...", in id order) */
+			s->stacks = calloc(st ? st->n + 1 : 1, sizeof(*s->stacks));
+			if (!s->stacks)
+				return -1;
+			for (n = 0; st && n < st->n; n++)
+				for (f = 0; f < st->v[n].n; f++) {
+					const char *fr = st->v[n].frames[f];
+					size_t al = strlen(a);
+
+					if (!strncmp(fr, a, al) && (fr[al] == '+' || fr[al] == ' ' || !fr[al])) {
+						s->stacks[s->nstacks++] = st->v[n].id;
+						break;
+					}
+				}
+		}
+	}
+	return 0;
+}
+
 int sa_gate_selects(const struct sa_rule *r, const char *caller, const char *type_str,
-		    int retired)
+		    int retired, const struct sa_row *row)
 {
 	struct sa_caller c;
 	size_t i;
@@ -66,6 +138,9 @@ int sa_gate_selects(const struct sa_rule *r, const char *caller, const char *typ
 		case SA_SEL_LOADED:
 			m = !retired;
 			break;
+		default:	/* (1.6) a context or a stack */
+			m = ctx_selects(s, row);
+			break;
 		}
 		if (m == s->neg)
 			return 0;
@@ -75,8 +150,7 @@ int sa_gate_selects(const struct sa_rule *r, const char *caller, const char *typ
 
 char *sa_gate_selection(const struct sa_rule *r)
 {
-	static const char *const words[] = { "module", "function", "site", "cache", "type",
-					     "unloaded", "loaded" };
+	const char *const *words = sa_sel_words;
 	size_t i, len = 1;
 	char *t, *p;
 
@@ -194,7 +268,7 @@ static int items(const struct sa_rule *r, const struct sa_file *f, struct sa_mer
 	for (i = 0; i < f->nrows; i++) {
 		const struct sa_row *row = &f->rows[i];
 
-		if (!sa_gate_selects(r, row->caller, row->type_str, row->retired))
+		if (!sa_gate_selects(r, row->caller, row->type_str, row->retired, row))
 			continue;
 		v[n * NF + F_LIVE] = row->v[SA_LIVE];
 		v[n * NF + F_OBJS] = row->v[SA_OBJS];
@@ -426,7 +500,7 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 			for (k = 0; k < r->nsel; k++)
 				if (r->sel[k].kind != SA_SEL_MODULE)
 					site.sel[site.nsel++] = r->sel[k];
-			keep = sa_gate_selects(&site, it->s->site.caller, it->s->site.type_str, 1);
+			keep = sa_gate_selects(&site, it->s->site.caller, it->s->site.type_str, 1, NULL);
 			free(site.sel);
 			sites += keep;
 		} else if (keep && it->rest && r->site_sel) {
@@ -476,7 +550,8 @@ static int eval_left(const struct sa_gate_in *in, const struct sa_rule *r, struc
 		return sa_gate_nothing(r, res, "unload", "the unloads file", SA_GATE_HINT_UNLOADED);
 	for (i = 0; (r->site_sel || !judged) && !sites && uj->snap && i < uj->snap->nrows; i++)
 		sites += uj->snap->rows[i].retired &&
-			 sa_gate_selects(r, uj->snap->rows[i].caller, uj->snap->rows[i].type_str, 1);
+			 sa_gate_selects(r, uj->snap->rows[i].caller, uj->snap->rows[i].type_str, 1,
+					 NULL);
 	if ((r->site_sel || !judged) && !sites)
 		return sa_gate_nothing(r, res, "call site", "the unloads' sites or the snapshot's retired rows",
 			       SA_GATE_HINT_UNLOADED);
@@ -503,7 +578,7 @@ static int eval_live_after(const struct sa_gate_in *in, const struct sa_rule *r,
 	for (i = 0; i < in->cur->nrows; i++) {
 		const struct sa_row *row = &in->cur->rows[i];
 
-		if (!row->retired || !sa_gate_selects(r, row->caller, row->type_str, 1))
+		if (!row->retired || !sa_gate_selects(r, row->caller, row->type_str, 1, NULL))
 			continue;
 		rows++;
 		if (!row->v[SA_OBJS])

@@ -16,10 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sa_cgroup.h"
 #include "sa_num.h"
 #include "sa_parse.h"
 #include "sa_retired.h"
 #include "sa_rules.h"
+#include "sa_stacks.h"
 
 struct sa_gate_in {
 	const struct sa_file *cur;
@@ -41,9 +43,23 @@ struct sa_result {
 	size_t noff, cap;
 };
 
-/* Does @r's selection take a row of @caller, @type_str (retired: a retired row)? */
+/*
+ * Does @r's selection take a row of @caller, @type_str (retired: a retired
+ * row)?  (1.6) @row: the main file's row, whose context the cgroup, task,
+ * node and stack selectors look at (NULL: a row of no context, which
+ * they do not take).
+ */
 int sa_gate_selects(const struct sa_rule *r, const char *caller, const char *type_str,
-		    int retired);
+		    int retired, const struct sa_row *row);
+
+/*
+ * (1.6) Resolve @rs's context selectors: a cgroup's PATH to its id in
+ * @cg, a stack's FUNCTION to the ids of @st's stacks with a frame in it
+ * (@cg and @st NULL when no rule needs them).  0; or -1 with *@err a
+ * malloc()ed message (NULL: no memory): a cgroup path @cg does not have.
+ */
+int sa_gate_resolve(struct sa_rules *rs, const struct sa_cgroups *cg,
+		    const struct sa_stacks *st, char **err);
 
 /*
  * Judge @r over @in into @res (free it with sa_result_free()).  A rule

@@ -199,6 +199,21 @@ int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err
 	return ret;
 }
 
+int sa_stacks_load(struct sa_stacks *s, const char *path, size_t max, char **err)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (sa_read_path(path, max, SA_STACKS_HEADER_PREFIX, "slab_account stacks", &buf, &len,
+			 err))
+		return -1;
+	ret = sa_stacks_parse_buffer(s, buf, len, sa_display_name(path), err);
+	free(buf);
+	return ret;
+}
+
 int sa_unloads_load(struct sa_unloads *u, const char *path, size_t max, char **err)
 {
 	size_t len;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_input - the reader's inputs from their paths (`-` is standard input):
- * a slab_account file, a detail file, an unloads file or a kmem trace read
- * and handed to its parser (sa_parse, sa_detail, sa_unloads, sa_trace), at
+ * a slab_account file, a detail file, an unloads file, a stacks file or a
+ * kmem trace read and handed to its parser (sa_parse, sa_detail,
+ * sa_unloads, sa_stacks, sa_trace), at
  * most a given number of bytes
  * for the files read whole, with the messages of open and read errors
  * ("PATH: strerror", with a hint for the usual /proc cases).
@@ -14,6 +15,7 @@
 
 #include "sa_detail.h"
 #include "sa_parse.h"
+#include "sa_stacks.h"
 #include "sa_trace.h"
 #include "sa_unloads.h"
 
@@ -41,6 +43,12 @@ int sa_load_keep(struct sa_file *f, const char *path, size_t max, char **keep, s
  * most @max bytes (0: no limit).  Errors as sa_load()'s.
  */
 int sa_detail_load(struct sa_detail *d, const char *path, size_t max, char **err);
+
+/*
+ * (1.6) Read @path whole (`-`: standard input) as a stacks file and parse
+ * it; at most @max bytes (0: no limit).  Errors as sa_load()'s.
+ */
+int sa_stacks_load(struct sa_stacks *s, const char *path, size_t max, char **err);
 
 /*
  * Read @path whole (`-`: standard input) as an unloads file and parse it;

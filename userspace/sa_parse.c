@@ -45,6 +45,9 @@ static const char *const known_numeric_keys[] = {
 	"counter memory", "counter cpus", "advised max_objects",
 	/* 1.5 */
 	"peak bound",
+	/* 1.6 */
+	"captured sites", "capture rules", "context rows", "context rows dropped",
+	"stack capacity", "stacks", "stacks dropped", "stack depth", "stack memory",
 };
 
 #define RELOADED "reloaded "	/* (1.3) `reloaded MODULE: N` */
@@ -150,7 +153,13 @@ static int parse_summary(struct parser *p, const char *line)
 	e->is_num = sa_parse_u64(val, strlen(val), &e->num) == 0;
 	if (!e->is_num)
 		e->num = 0;
-	if (strcmp(key, "state") == 0) {
+	if (strcmp(key, "split") == 0) {	/* (1.6) */
+		if (strcmp(val, "none") && strcmp(val, "cgroup") && strcmp(val, "node") &&
+		    strcmp(val, "task")) {
+			sa_quote(q, val, strlen(val));
+			return fail(p, "split '%s' is not one of none, cgroup, node, task", q);
+		}
+	} else if (strcmp(key, "state") == 0) {
 		if (strcmp(val, "active") && strcmp(val, "stopped")) {
 			sa_quote(q, val, strlen(val));
 			return fail(p, "state '%s' is neither 'active' nor 'stopped'", q);
@@ -267,6 +276,41 @@ static int row_load(struct parser *p, struct sa_row *r)
 	return fail(p, "caller '%s': a retired call site ends in ' [MODULE] unloaded#N' (N >= 1)", q);
 }
 
+/*
+ * (1.6) Take a child row's context off its caller into r->ctx and r->cx;
+ * the split context must be the header's `split` (@irq: cgroup or task).
+ */
+static int row_ctx(struct parser *p, struct sa_row *r)
+{
+	const struct sa_summary *split = sa_summary_get(p->f, "split");
+	size_t off = sa_ctx_find(r->caller);
+	char q[SA_QUOTE_MAX + 4];
+	const char *why, *want;
+
+	if (p->f->minor < 6 || !r->caller[off])
+		return 0;
+	if (!off)
+		return fail(p, "a caller that is only a context");
+	r->ctx = strdup(r->caller + off + 1);
+	if (!r->ctx)
+		return fail(p, "out of memory");
+	r->caller[off] = '\0';
+	p->f->nctx++;
+	if (sa_ctx_parse(r->ctx, &r->cx, &why)) {
+		sa_quote(q, r->ctx, strlen(r->ctx));
+		return fail(p, "context '%s': %s", q, why);
+	}
+	if (r->cx.kind == SA_CTX_NONE)
+		return 0;
+	want = sa_ctx_kind_name(r->cx.kind);
+	if (split && (r->cx.kind == SA_CTX_IRQ ? !strcmp(split->value, "cgroup") ||
+			  !strcmp(split->value, "task") : !strcmp(split->value, want)))
+		return 0;
+	sa_quote(q, r->ctx, strlen(r->ctx));
+	return fail(p, "context '%s' in a file whose split is '%s'", q,
+		    split ? split->value : "(not given)");
+}
+
 static const char *const columns[] = {
 	"total", "slack", "req", "live", "live_req", "objs", "peak", "allocs/frees",
 };
@@ -308,7 +352,7 @@ static int parse_row(struct parser *p, const char *line)
 	if (sa_type_caller(&p->w, s, "row", " (a row is '" LEGEND_HINT "')", &r->type_str,
 			   &r->type, &r->cache, &r->caller))
 		return -1;
-	return check_row(p, r) || row_load(p, r);
+	return row_ctx(p, r) || check_row(p, r) || row_load(p, r);
 missing:
 	return fail(p, "row has no '%s' column (a row is '" LEGEND_HINT "')",
 		    columns[col]);
@@ -408,6 +452,7 @@ void sa_file_free(struct sa_file *f)
 	for (i = 0; i < f->nrows; i++) {
 		free(f->rows[i].type_str);
 		free(f->rows[i].caller);
+		free(f->rows[i].ctx);
 	}
 	free(f->summary);
 	free(f->rows);
@@ -430,9 +475,10 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n)
 {
 	static const struct {
 		const char *key;
-		int field;	/* -1: the number of rows */
+		int field;	/* -1: the number of rows, -2: the child rows */
 	} sums[] = {
 		{ "number of callers", -1 },
+		{ "context rows", -2 },
 		{ "total bytes allocated", SA_TOTAL },
 		{ "total bytes requested", SA_REQ },
 		{ "slack bytes allocated", SA_SLACK },
@@ -454,7 +500,7 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n)
 		if (!e || !e->is_num)
 			continue;
 		if (sums[i].field < 0)
-			sum = f->nrows;
+			sum = sums[i].field == -1 ? f->nrows : f->nctx;
 		else
 			for (k = 0; k < f->nrows; k++)
 				sum += f->rows[k].v[sums[i].field];	/* wraps as the module's would not */
@@ -462,7 +508,8 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n)
 			continue;
 		w = snprintf(buf + used, n > used ? n - used : 0, "%s%s %llu, %s %llu",
 			     bad ? "; " : "", sums[i].key, (unsigned long long)e->num,
-			     sums[i].field < 0 ? "rows" : "the rows' sum",
+			     sums[i].field == -1 ? "rows" : sums[i].field == -2 ? "child rows" :
+			     "the rows' sum",
 			     (unsigned long long)sum);
 		if (w > 0)
 			used += (size_t)w;

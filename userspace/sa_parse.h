@@ -13,7 +13,8 @@
  * whose last word starts with `unloaded#` must be a retired site's (1.3:
  * `... [MODULE] unloaded#N`, N >= 1); summary keys this parser does not
  * know are kept (as strings, and as numbers when they are numbers) but
- * never required; each key at most once.  Every error names the file and line: "FILE:LINE: what".
+ * never required; each key at most once.  (1.6) A child row's caller ends
+ * in its context (sa_ctx.h), which must agree with the header's `split`.  Every error names the file and line: "FILE:LINE: what".
  */
 #ifndef SA_PARSE_H
 #define SA_PARSE_H
@@ -23,6 +24,7 @@
 #include <stdio.h>
 
 #include "sa_base.h"
+#include "sa_ctx.h"
 
 #define SA_DEFAULT_PATH "/proc/slab_account"
 #define SA_HEADER_PREFIX "slab_account - version: "
@@ -70,6 +72,15 @@ struct sa_row {
 	uint64_t load;
 	int retired;
 	size_t key_len;
+	/*
+	 * (1.6) A child row's context: the part of its caller after the
+	 * site's (" @stack:ID @cgroup:ID", ...), malloc()ed without its
+	 * leading blank, NULL for a site's own row; caller is then the
+	 * site's caller without it (the row joins its site by it), and cx
+	 * its fields (cx.task points into ctx).
+	 */
+	char *ctx;
+	struct sa_ctx cx;
 };
 
 struct sa_summary {
@@ -86,6 +97,7 @@ struct sa_file {
 	size_t nsummary;
 	struct sa_row *rows;
 	size_t nrows;
+	size_t nctx;		/* (1.6) the child rows among them (ctx set) */
 };
 
 /*

@@ -15,7 +15,8 @@
 #include "sa_esc.h"
 #include "sa_merge.h"
 
-const char *const sa_by_names[] = { "", "module", "function", "cache", "type" };
+const char *const sa_by_names[] = { "", "module", "function", "cache", "type",
+				     "cgroup", "node", "task", "stack" };
 
 static const struct {
 	const char *name;
@@ -101,13 +102,68 @@ int sa_keep_row(const struct sa_filter *f, const struct sa_row *r)
 	return !f->grep || strstr(r->caller, f->grep);
 }
 
+int sa_filter_ctx(const struct sa_filter *f)
+{
+	return f->cgroup_set || f->node_set || f->task;
+}
+
+int sa_keep_ctx(const struct sa_filter *f, const struct sa_row *r)
+{
+	const struct sa_ctx *c = &r->cx;
+
+	if (f->cgroup_set && !(f->cgroup_irq ? c->kind == SA_CTX_IRQ :
+			       c->kind == SA_CTX_CGROUP && c->id == f->cgroup))
+		return 0;
+	if (f->node_set && !(c->kind == SA_CTX_NODE && c->id == f->node))
+		return 0;
+	if (f->task && !(strcmp(f->task, "irq") == 0 ? c->kind == SA_CTX_IRQ :
+			 c->kind == SA_CTX_TASK && c->tlen == strlen(f->task) &&
+			 !memcmp(c->task, f->task, c->tlen)))
+		return 0;
+	return 1;
+}
+
+char *sa_ctx_name(enum sa_by by, const struct sa_row *r, const struct sa_cgroups *cg)
+{
+	const struct sa_ctx *c = &r->cx;
+	const char *path;
+
+	switch (by) {
+	case SA_BY_CGROUP:
+		if (c->kind == SA_CTX_CGROUP) {
+			path = sa_cgroups_path(cg, c->id);
+			return path ? strdup(path) : sa_format("cgroup#%" PRIu64, c->id);
+		}
+		break;
+	case SA_BY_NODE:
+		if (c->kind == SA_CTX_NODE)
+			return sa_format("node %" PRIu64, c->id);
+		break;
+	case SA_BY_TASK:
+		if (c->kind == SA_CTX_TASK)
+			return sa_dup_range(c->task, c->tlen);
+		break;
+	case SA_BY_STACK:
+		return c->stack ? sa_format("%s @stack:%" PRIu64, r->caller, c->stack) :
+				  strdup(r->caller);
+	default:
+		return strdup("-");
+	}
+	return strdup(c->kind == SA_CTX_IRQ && by != SA_BY_NODE ? "irq" : "-");
+}
+
 /* ---- --by ---- */
 
-/* The name of @r's group (malloc()ed), or NULL without memory. */
-static char *group_name(enum sa_by by, const struct sa_row *r)
+/*
+ * The name of @r's group (malloc()ed), or NULL without memory; with
+ * SA_BY_NONE its call site's (1.6: the caller without the context).
+ */
+static char *group_name(enum sa_by by, const struct sa_row *r, const struct sa_cgroups *cg)
 {
 	struct sa_caller c;
 
+	if (SA_BY_CTX(by))
+		return sa_ctx_name(by, r, cg);
 	sa_caller_split(r->caller, &c);
 	switch (by) {
 	case SA_BY_MODULE:	/* a retired load's rows: "MODULE (load N, unloaded)" */
@@ -125,6 +181,8 @@ static char *group_name(enum sa_by by, const struct sa_row *r)
 			      r->type == SA_TYPE_MIXED ? "mixed" :
 			      r->cache && strcmp(r->cache, "*") == 0 ? "multi" : "cache");
 	case SA_BY_NONE:
+		return strdup(r->caller);
+	default:
 		break;
 	}
 	return NULL;
@@ -141,13 +199,19 @@ static void grouped_free(struct sa_grouped *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* Which filters group_file() applies. */
+enum { F_ROW = 1, F_CTX = 2 };
+
 /*
- * Group the rows of @f that pass the filters by @sel->by into @g: each
- * group is a row whose caller is the group's name and whose numbers are
- * its call sites' sums (peak too: an upper bound of the group's peak).
+ * Group the rows of @f that pass the filters (@which) by @by into @g:
+ * each group is a row whose caller is the group's name and whose numbers
+ * are its rows' sums (peak too: an upper bound of the group's peak).
+ * (1.6) With SA_BY_NONE, fold a file's child rows into their call sites:
+ * a group is then a call site, its own row and its child rows, with the
+ * site's caller, type and load.
  */
-static int group_file(const struct sa_select *sel, const struct sa_file *f,
-		      struct sa_grouped *g, char **err)
+static int group_file(const struct sa_select *sel, enum sa_by by, int which,
+		      const struct sa_file *f, struct sa_grouped *g, char **err)
 {
 	struct sa_merge_in *in = calloc(f->nrows + 1, sizeof(*in));
 	struct sa_groups gs = { NULL, 0, NULL };
@@ -165,9 +229,11 @@ static int group_file(const struct sa_select *sel, const struct sa_file *f,
 	if (!in)
 		goto out;
 	for (i = 0; i < f->nrows; i++) {
-		if (!sa_keep_row(&sel->filter, &f->rows[i]))
+		if (((which & F_ROW) && !sa_keep_row(&sel->filter, &f->rows[i])) ||
+		    ((which & F_CTX) && !sa_keep_ctx(&sel->filter, &f->rows[i])))
 			continue;
-		in[n].key = group_name(sel->by, &f->rows[i]);
+		in[n].key = group_name(by, &f->rows[i], sel->cg);
+		in[n].key2 = by ? NULL : f->rows[i].type_str;
 		in[n].v = f->rows[i].v;
 		in[n].idx = i;
 		if (!in[n++].key)
@@ -175,7 +241,8 @@ static int group_file(const struct sa_select *sel, const struct sa_file *f,
 	}
 	g->kept = n;
 	if (sa_merge(in, n, SA_NFIELDS, NULL, &gs, &e)) {
-		*err = sa_merge_message(&e, in, f->name, sa_field_names, "the group ");
+		*err = sa_merge_message(&e, in, f->name, sa_field_names,
+					by ? "the group " : "the call site ");
 		goto out;
 	}
 	g->f.rows = calloc(gs.n + 1, sizeof(*g->f.rows));
@@ -191,6 +258,13 @@ static int group_file(const struct sa_select *sel, const struct sa_file *f,
 		r->type_str = r->caller;
 		r->type = first->type;
 		r->line = first->line;
+		if (!by) {	/* a call site: its type, its load */
+			r->type_str = first->type_str;
+			r->cache = first->cache;
+			r->load = first->load;
+			r->retired = first->retired;
+			r->key_len = first->key_len;
+		}
 		memcpy(r->v, gs.g[i].v, sizeof(r->v));
 		g->sites[i] = gs.g[i].count;
 		g->f.nrows++;
@@ -380,19 +454,67 @@ static int build_items(struct sa_rows *r, const uint64_t *osites,
 	return 0;
 }
 
+/*
+ * (1.6) NULL when @f can be grouped and filtered by context as @sel says,
+ * else a malloc()ed message: --by cgroup and --cgroup need a file split by
+ * cgroup, and so on.
+ */
+static char *ctx_refusal(const struct sa_select *sel, const struct sa_file *f)
+{
+	const struct sa_summary *split = sa_summary_get(f, "split");
+	const struct sa_filter *fl = &sel->filter;
+	const char *want = NULL, *what = NULL;
+
+	if (sel->by == SA_BY_CGROUP || sel->by == SA_BY_NODE || sel->by == SA_BY_TASK) {
+		want = sa_by_names[sel->by];
+		what = sel->by == SA_BY_CGROUP ? "--by cgroup" :
+		       sel->by == SA_BY_NODE ? "--by node" : "--by task";
+	}
+	if (!what || (split && !strcmp(split->value, want))) {
+		want = fl->cgroup_set ? "cgroup" : fl->node_set ? "node" : fl->task ? "task" : NULL;
+		what = fl->cgroup_set ? "--cgroup" : fl->node_set ? "--node" : "--task";
+	}
+	if (!want || (split && !strcmp(split->value, want)))
+		return NULL;
+	if (split)
+		return sa_format("%s: %s needs a file split by %s; its split is %s", f->name, what,
+				 want, split->value);
+	return sa_format("%s: %s needs a file split by %s; a format %" PRIu64 ".%" PRIu64
+			 " file has no split", f->name, what, want, f->major, f->minor);
+}
+
 int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 		  const struct sa_file *old, const struct sa_file *new, char **err)
 {
+	int fold = !SA_BY_CTX(sel->by) &&
+		   (new->nctx || (old && old->nctx) || sa_filter_ctx(&sel->filter));
+
 	memset(r, 0, sizeof(*r));
 	*err = NULL;
 	r->sel = sel;
 	r->old = old;
 	r->new = new;
-	if (sel->by) {
-		if (group_file(sel, new, &r->gnew, err))
+	r->raw = new;
+	*err = ctx_refusal(sel, new);
+	if (!*err && old)
+		*err = ctx_refusal(sel, old);
+	if (*err)
+		return -1;
+	if (fold) {	/* (1.6) the call sites, each with its child rows summed in */
+		if (group_file(sel, SA_BY_NONE, F_CTX, new, &r->fnew, err) ||
+		    (old && group_file(sel, SA_BY_NONE, F_CTX, old, &r->fold, err))) {
+			sa_rows_free(r);
 			return -1;
-		if (old && group_file(sel, old, &r->gold, err)) {
-			grouped_free(&r->gnew);
+		}
+		r->new = &r->fnew.f;
+		r->old = old ? &r->fold.f : NULL;
+	}
+	if (sel->by) {
+		int which = F_ROW | (SA_BY_CTX(sel->by) ? F_CTX : 0);
+
+		if (group_file(sel, sel->by, which, r->new, &r->gnew, err) ||
+		    (old && group_file(sel, sel->by, which, r->old, &r->gold, err))) {
+			sa_rows_free(r);
 			return -1;
 		}
 		r->new = &r->gnew.f;
@@ -405,10 +527,34 @@ int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 	return 0;
 }
 
+size_t sa_rows_site_rows(const struct sa_rows *r, const struct sa_item *it,
+			 const struct sa_row ***out)
+{
+	const struct sa_file *f = r->raw;
+	const struct sa_row *site = it->row;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (r->sel->by || r->old || !r->fnew.f.name || site < r->fnew.f.rows ||
+	    site >= r->fnew.f.rows + r->fnew.f.nrows)
+		return 0;
+	*out = calloc(r->fnew.sites[site - r->fnew.f.rows] + 1, sizeof(**out));
+	if (!*out)
+		return (size_t)-1;
+	for (i = 0; i < f->nrows && n < r->fnew.sites[site - r->fnew.f.rows]; i++)
+		if (!strcmp(f->rows[i].caller, site->caller) &&
+		    !strcmp(f->rows[i].type_str, site->type_str) &&
+		    sa_keep_ctx(&r->sel->filter, &f->rows[i]))
+			(*out)[n++] = &f->rows[i];
+	return n;
+}
+
 void sa_rows_free(struct sa_rows *r)
 {
 	free(r->items);
 	grouped_free(&r->gold);
 	grouped_free(&r->gnew);
+	grouped_free(&r->fold);
+	grouped_free(&r->fnew);
 	memset(r, 0, sizeof(*r));
 }

@@ -2,8 +2,10 @@
 /*
  * sa_rows - the rows model: what a report shows.  The call sites of a file
  * that pass the filters (or, with --diff, the deltas of two files' call
- * sites, matched by caller), grouped and summed with --by, kept by --min,
- * sorted by the sort keys and cut by --top.  The report's table
+ * sites, matched by caller), each with its 1.6 child rows summed in (or,
+ * with --by cgroup|node|task|stack, the rows grouped by their context),
+ * grouped and summed with --by, kept by --min, sorted by the sort keys
+ * and cut by --top.  The report's table
  * (pr_report.c), the metrics, the flame graph and the treemap read them.
  */
 #ifndef SA_ROWS_H
@@ -12,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sa_cgroup.h"
 #include "sa_num.h"
 #include "sa_parse.h"
 
@@ -24,8 +27,14 @@
 enum { SA_KEY_SITES = SA_NFIELDS, SA_KEY_FRAG, SA_KEY_CALLER };
 #define SA_NVALUES (SA_NFIELDS + 1)	/* a row's values: the fields, then sites */
 
-/* --by: how call sites are grouped. */
-enum sa_by { SA_BY_NONE, SA_BY_MODULE, SA_BY_FUNCTION, SA_BY_CACHE, SA_BY_TYPE };
+/*
+ * --by: how call sites are grouped.  (1.6) The last four group a file's
+ * rows, child rows too, by their context (sa_ctx.h); the others group the
+ * call sites, each the sum of its own row and its child rows.
+ */
+enum sa_by { SA_BY_NONE, SA_BY_MODULE, SA_BY_FUNCTION, SA_BY_CACHE, SA_BY_TYPE,
+	     SA_BY_CGROUP, SA_BY_NODE, SA_BY_TASK, SA_BY_STACK };
+#define SA_BY_CTX(by) ((by) >= SA_BY_CGROUP)
 extern const char *const sa_by_names[];
 
 /* Which call sites a report keeps (they combine). */
@@ -35,6 +44,10 @@ struct sa_filter {
 	const char *module;	/* "vmlinux": callers without a module */
 	const char *grep;
 	uint64_t min_size, max_size;	/* -z, -Z: average allocation; 0: none */
+	/* (1.6) the rows of one context: --cgroup (irq: @irq), --node, --task (irq: @irq) */
+	int cgroup_set, cgroup_irq, node_set;
+	uint64_t cgroup, node;
+	const char *task;
 };
 
 /* The selection: filters, grouping, --min, the sort and --top. */
@@ -48,6 +61,7 @@ struct sa_select {
 	uint64_t min;		/* --min: the first sort key at least this */
 	uint64_t top;		/* 0: all rows */
 	int all;		/* --diff: the unchanged rows too */
+	const struct sa_cgroups *cg;	/* (1.6) cgroup ids to paths; NULL: none */
 };
 
 enum sa_status { SA_ST_NONE, SA_ST_COMMON, SA_ST_NEW, SA_ST_GONE };
@@ -70,15 +84,31 @@ struct sa_grouped {
 struct sa_rows {
 	const struct sa_select *sel;
 	const struct sa_file *old, *new;	/* the files' rows (the groups with --by) */
+	const struct sa_file *raw;		/* NEW as read (1.6: with its child rows) */
 	struct sa_grouped gold, gnew;		/* --by */
+	struct sa_grouped fold, fnew;		/* (1.6) the call sites, child rows summed in */
 	struct sa_item *items;	/* sorted; n shown (after --top), nall in all */
 	size_t n, nall;
 	size_t status[4];	/* rows by status (after the filters and --min) */
 	size_t unchanged;	/* common rows that did not change */
 };
 
-/* Does @r pass the filters? */
+/* Does @r pass the filters (but the context's)? */
 int sa_keep_row(const struct sa_filter *f, const struct sa_row *r);
+
+/* (1.6) Does @r pass the context's filters (--cgroup, --node, --task)? */
+int sa_keep_ctx(const struct sa_filter *f, const struct sa_row *r);
+
+/* (1.6) Does @f filter by context? */
+int sa_filter_ctx(const struct sa_filter *f);
+
+/*
+ * (1.6) The name of @r's context as --by @by shows it (malloc()ed; NULL
+ * without memory): a cgroup's path (or `cgroup#ID` when @cg has none),
+ * `node N`, the task's name, `irq`; with SA_BY_STACK the caller and its
+ * ` @stack:ID`; `-` for a row without that context (a site's own row).
+ */
+char *sa_ctx_name(enum sa_by by, const struct sa_row *r, const struct sa_cgroups *cg);
 
 /*
  * The rows of @new, or with @old the deltas OLD -> NEW, as @sel selects
@@ -87,6 +117,16 @@ int sa_keep_row(const struct sa_filter *f, const struct sa_row *r);
 int sa_rows_build(struct sa_rows *r, const struct sa_select *sel,
 		  const struct sa_file *old, const struct sa_file *new, char **err);
 void sa_rows_free(struct sa_rows *r);
+
+/*
+ * (1.6) The rows of NEW as read that make up the call site of item @it
+ * (its own row and its child rows that pass the context's filters), in
+ * file order, into *@out (malloc()ed, freed by the caller): how many, or
+ * (size_t)-1 without memory.  0 when the rows were not folded into sites
+ * (no child rows, --by, --diff).
+ */
+size_t sa_rows_site_rows(const struct sa_rows *r, const struct sa_item *it,
+			 const struct sa_row ***out);
 
 /* frag% of an item: 100 - 100 * req / total. */
 double sa_item_frag(const struct sa_item *it);

@@ -16,14 +16,14 @@
 
 #define MAX_WORDS 32
 #define RULE_FORMS "'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'"
-#define SELECTORS "per, module, function, site, cache, type, unloaded, loaded, not or optional"
+#define SELECTORS "per, module, function, site, cache, type, unloaded, loaded, cgroup, task, node, stack, not or optional"
 
 const char *const sa_scope_names[] = { "", "site", "function", "module", "cache" };
 
 static const char *const nouns[] = { "growing", "left-at-unload", "live-after-unload" };
 static const char *const qtys[] = { "live", "objs", "slack", "growth" };
-static const char *const sel_words[] = { "module", "function", "site", "cache", "type",
-					 "unloaded", "loaded" };
+const char *const sa_sel_words[] = { "module", "function", "site", "cache", "type", "unloaded",
+				     "loaded", "cgroup", "task", "node", "stack" };
 static const char *const types[] = { "kmalloc", "cache", "multi", "mixed" };
 
 struct word {
@@ -146,18 +146,18 @@ static int parse_rest(struct rparser *p, struct sa_rule *r, size_t i)
 			r->optional = 1;
 			continue;
 		}
-		k = which(w, sel_words, sizeof(sel_words) / sizeof(sel_words[0]));
+		k = which(w, sa_sel_words, sizeof(sa_sel_words) / sizeof(sa_sel_words[0]));
 		if (k < 0)
 			return fail(p, w->col, "'%.*s' is not a selector; expected %s",
-				    (int)w->n, w->s, neg ? "module, function, site, cache or type after 'not'" :
+				    (int)w->n, w->s, neg ? "module, function, site, cache, type, cgroup, task, node or stack after 'not'" :
 				    SELECTORS);
 		s = &r->sel[r->nsel++];
 		s->kind = (enum sa_sel_kind)k;
 		s->neg = neg;
-		if (k >= SA_SEL_UNLOADED) {
+		if (k == SA_SEL_UNLOADED || k == SA_SEL_LOADED) {
 			if (neg)
-				return fail(p, w->col, "'not %s'; expected %s instead", sel_words[k],
-					    sel_words[k == SA_SEL_UNLOADED ? SA_SEL_LOADED : SA_SEL_UNLOADED]);
+				return fail(p, w->col, "'not %s'; expected %s instead", sa_sel_words[k],
+					    sa_sel_words[k == SA_SEL_UNLOADED ? SA_SEL_LOADED : SA_SEL_UNLOADED]);
 			/* these rules judge the sites of unloaded modules only */
 			if (k == SA_SEL_LOADED && r->kind >= SA_R_LEFT)
 				return fail(p, w->col, "'no %s' judges the call sites of modules that unloaded: 'loaded' would select none; expected no 'loaded'",
@@ -165,16 +165,24 @@ static int parse_rest(struct rparser *p, struct sa_rule *r, size_t i)
 		} else {
 			if (i + 1 == p->nw)
 				return fail(p, w->col + w->n, "'%s' without its %s; expected it after '%s'",
-					    sel_words[k], k == SA_SEL_SITE ? "SITE" : k == SA_SEL_TYPE ?
-					    "TYPE" : "NAME", sel_words[k]);
+					    sa_sel_words[k], k == SA_SEL_SITE ? "SITE" : k == SA_SEL_TYPE ?
+					    "TYPE" : k == SA_SEL_NODE ? "N" : k == SA_SEL_STACK ? "FUNCTION" :
+					    k == SA_SEL_CGROUP ? "PATH" : "NAME", sa_sel_words[k]);
 			i++;
 			if (k == SA_SEL_TYPE && which(&w[1], types, 4) < 0)
 				return fail(p, w[1].col, "type '%.*s'; expected kmalloc, cache, multi or mixed",
 					    (int)w[1].n, w[1].s);
+			if (k == SA_SEL_NODE && sa_parse_u64(w[1].s, w[1].n, &s->id))
+				return fail(p, w[1].col, "node '%.*s'; expected a node number",
+					    (int)w[1].n, w[1].s);
+			if (k >= SA_SEL_CGROUP && r->kind != SA_R_LIMIT)
+				return fail(p, w->col, "'no %s' judges call sites, not the rows of a context or a stack; expected no '%s'",
+					    nouns[r->kind - 1], sa_sel_words[k]);
+			r->ctx_sel |= k >= SA_SEL_CGROUP;
 			s->arg = sa_dup_range(w[1].s, w[1].n);
 			if (!s->arg)
 				return fail(p, 1, "out of memory");
-			r->site_sel |= !neg && k != SA_SEL_MODULE;
+			r->site_sel |= !neg && k != SA_SEL_MODULE && k < SA_SEL_CGROUP;
 		}
 		neg = 0;
 	}
@@ -221,8 +229,10 @@ static void rule_free(struct sa_rule *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nsel; i++)
+	for (i = 0; i < r->nsel; i++) {
 		free(r->sel[i].arg);
+		free(r->sel[i].stacks);
+	}
 	free(r->sel);
 	free(r->text);
 	free(r->where);

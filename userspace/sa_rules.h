@@ -15,6 +15,10 @@
  *   SELECTOR  := [not] module NAME | [not] function NAME | [not] site SITE
  *              | [not] cache NAME | [not] type kmalloc|cache|multi|mixed
  *              | unloaded | loaded
+ *              | [not] cgroup PATH|ID|irq | [not] task COMM|irq | [not] node N
+ *              | [not] stack FUNCTION
+ *                (1.6: the rows of a context, or of the captured stacks
+ *                with a frame in FUNCTION; limit rules only)
  *
  * A rule whose selection finds nothing in what it reads fails (a misspelt
  * name, a driver that never loaded), unless it says `optional`: then it
@@ -32,7 +36,11 @@ enum sa_rule_kind { SA_R_LIMIT, SA_R_GROWING, SA_R_LEFT, SA_R_LIVE_AFTER };
 enum sa_rule_qty { SA_Q_LIVE, SA_Q_OBJS, SA_Q_SLACK, SA_Q_GROWTH };
 enum sa_rule_scope { SA_S_ALL, SA_S_SITE, SA_S_FUNCTION, SA_S_MODULE, SA_S_CACHE };
 enum sa_sel_kind { SA_SEL_MODULE, SA_SEL_FUNCTION, SA_SEL_SITE, SA_SEL_CACHE, SA_SEL_TYPE,
-		   SA_SEL_UNLOADED, SA_SEL_LOADED };
+		   SA_SEL_UNLOADED, SA_SEL_LOADED,
+		   SA_SEL_CGROUP, SA_SEL_TASK, SA_SEL_NODE, SA_SEL_STACK };	/* (1.6) contexts */
+
+/* The selectors' words, in enum sa_sel_kind's order. */
+extern const char *const sa_sel_words[];
 
 extern const char *const sa_scope_names[];
 
@@ -40,6 +48,15 @@ struct sa_sel {
 	enum sa_sel_kind kind;
 	int neg;		/* `not` */
 	char *arg;		/* NAME, SITE or TYPE; NULL for unloaded and loaded */
+	/*
+	 * (1.6) Set by sa_gate_resolve(): a cgroup's or node's id (irq: the
+	 * interrupt context), the ids of the stacks with a frame in a
+	 * stack's FUNCTION (sorted).
+	 */
+	int irq;
+	uint64_t id;
+	uint64_t *stacks;
+	size_t nstacks;
 };
 
 struct sa_rule {
@@ -54,6 +71,7 @@ struct sa_rule {
 	size_t nsel;
 	int site_sel;		/* a positive function, site, cache or type selector */
 	int optional;		/* `optional`: selecting nothing holds */
+	int ctx_sel;		/* (1.6) a cgroup, task, node or stack selector */
 };
 
 struct sa_rules {

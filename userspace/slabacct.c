@@ -17,13 +17,16 @@
  *              sa_gate.c, sa_dsites.c (a detail file's call sites),
  *              sa_advice.c (the rules of --advise)
  *   parsers    sa_input.c, sa_parse.c, sa_detail.c, sa_unloads.c,
- *              sa_trace.c, sa_tacct.c, sa_kallsyms.c, sa_rules.c
+ *              sa_trace.c, sa_tacct.c, sa_kallsyms.c, sa_rules.c,
+ *              sa_cgroup.c (cgroup ids to paths), sa_stacks.c (the stacks
+ *              file)
  *   utilities  sa_esc.c, sa_num.c, sa_merge.c, sa_json.c, sa_out.c,
  *              sa_time.c
  *   base       sa_base.c (arithmetic, messages, the one line reader and
  *              the one "key: value" header parser) and sa_caller.c (the
  *              one caller splitter, which the parsers check callers with
- *              and every layer above names modules with)
+ *              and every layer above names modules with), sa_ctx.c (the
+ *              context part of a 1.6 child row's caller)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +56,10 @@ int main(int argc, char **argv)
 
 	sa_out_init();
 	opts_parse(&o, argc, argv);
+	if (cmd_cgroups(&o)) {
+		opts_free(&o);
+		return 1;
+	}
 	if (o.kallsyms) {
 		char *err = NULL;
 

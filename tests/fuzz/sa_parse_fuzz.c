@@ -10,8 +10,9 @@
  * rules (req <= total, slack = total - req, live_req <= live); a retired
  * row (1.3, " unloaded#N") is of a module and a load N >= 1, a module's
  * live row of a load >= 1, a built-in row of none, and its key the caller
- * less " unloaded#N"; and sa_check_sums() finds no more differences than
- * it has keys.  ASan/UBSan
+ * less " unloaded#N"; (1.6) a child row's context is off its caller (no
+ * " @" left there) and the child rows are counted; and sa_check_sums()
+ * finds no more differences than it has keys.  ASan/UBSan
  * report memory and undefined-behaviour errors.
  */
 #define _GNU_SOURCE
@@ -73,8 +74,23 @@ static void sane(const struct sa_file *f)
 		    (r->retired && r->key_len + strlen(" unloaded#") >= strlen(r->caller)))
 			abort();
 	}
+	/* (1.6) the child rows: their context taken off the caller, counted */
+	size_t nctx = 0;
+	for (size_t i = 0; i < f->nrows; i++) {
+		const struct sa_row *r = &f->rows[i];
+
+		if (!r->ctx)
+			continue;
+		nctx++;
+		if (f->minor < 6 || strstr(r->caller, " @") || r->ctx[0] != '@' ||
+		    (!r->cx.stack && r->cx.kind == SA_CTX_NONE))
+			abort();
+	}
+	if (nctx != f->nctx)
+		abort();
 	char msg[64];
-	if (sa_check_sums(f, msg, sizeof(msg)) > 9 || strlen(msg) >= sizeof(msg))
+	/* ten sums: number of callers, context rows and the eight columns' */
+	if (sa_check_sums(f, msg, sizeof(msg)) > 10 || strlen(msg) >= sizeof(msg))
 		abort();
 }
 

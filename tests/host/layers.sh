@@ -6,10 +6,10 @@
 # never above, no files including each other in a circle, and no file
 # longer than MAX_LINES (800) lines.  The layers, from the bottom:
 #
-#   0 base       sa_base, sa_caller
+#   0 base       sa_base, sa_caller, sa_ctx
 #   1 utilities  sa_esc, sa_num, sa_merge, sa_json, sa_out, sa_time
 #   2 parsers    sa_parse, sa_detail, sa_input, sa_kallsyms, sa_trace,
-#                sa_tacct, sa_unloads, sa_rules
+#                sa_tacct, sa_unloads, sa_rules, sa_cgroup, sa_stacks
 #   3 model      sa_rows, sa_retired, sa_gate, sa_table, sa_dsites, sa_advice
 #   4 printers   pr_*
 #   5 commands   cmd_*, slabacct
@@ -27,9 +27,9 @@ cd "$DIR" || exit 2
 
 layer() {
 	case $1 in
-	sa_base|sa_caller) echo 0 ;;
+	sa_base|sa_caller|sa_ctx) echo 0 ;;
 	sa_esc|sa_num|sa_merge|sa_json|sa_out|sa_time) echo 1 ;;
-	sa_parse|sa_detail|sa_input|sa_kallsyms|sa_trace|sa_tacct|sa_unloads|sa_rules) echo 2 ;;
+	sa_parse|sa_detail|sa_input|sa_kallsyms|sa_trace|sa_tacct|sa_unloads|sa_rules|sa_cgroup|sa_stacks) echo 2 ;;
 	sa_rows|sa_retired|sa_gate|sa_table|sa_dsites|sa_advice) echo 3 ;;
 	pr_*) echo 4 ;;
 	cmd_*|slabacct) echo 5 ;;

@@ -11,6 +11,11 @@ HTTP API on 127.0.0.1, against the numbers of the fixtures themselves
       then check it at that time, written to TFILE
   prom_check.py change API OLD NEW T_OLD T_NEW
       the change from OLD (seen at T_OLD) to NEW (seen at T_NEW)
+  prom_check.py contexts API FIXTURE K
+      (1.6) a file split by cgroup (its ids named cgroup#ID), written with
+      --top-k K -s live: wait for its scrape, then the top site per cgroup
+      and the sums per cgroup (the K cgroups holding most, the others
+      together as cgroup="(other)")
 
 Prints `ok NAME` or `FAIL NAME: why` per check; exit 1 when one failed.
 """
@@ -151,6 +156,65 @@ def cmd_snapshot(api, path, k, tfile):
     return 0
 
 
+def context(site):
+    """(1.6) A row's site and its cgroup label: cgroup#ID, irq or '-'."""
+    m = re.search(r' @(cgroup:(\d+)|irq)$', site)
+    if not m:
+        return site, '-'
+    return site[:m.start()], 'cgroup#' + m.group(2) if m.group(2) else 'irq'
+
+
+def wait_scrape(api, path, summary):
+    """The time the server first holds PATH's exposition, or None after 20 s."""
+    want_seen = (summary['number of callers'], summary['total bytes allocated'])
+    end = time.time() + 20
+    while time.time() < end:
+        now = time.time()
+        try:
+            seen = (scalar(api, 'slab_account_callers', now),
+                    scalar(api, 'slab_account_allocated_bytes_total', now))
+        except OSError:
+            seen = None
+        if seen == want_seen:
+            return now
+        time.sleep(0.2)
+    return None
+
+
+def cmd_contexts(api, path, k):
+    summary, rows = fixture(path)
+    name = path.split('/')[-1]
+    t = wait_scrape(api, path, summary)
+    check(name + ': scraped', t is not None, 'not seen in 20 s')
+    if t is None:
+        return 1
+    live = {}   # cgroup -> site -> live bytes (a site's rows in it summed)
+    for r in rows:
+        site, cg = context(r['site'])
+        live.setdefault(cg, {})
+        live[cg][site] = live[cg].get(site, 0) + r['live']
+    ranked = sorted(live, key=lambda cg: (-sum(live[cg].values()), cg))
+    if len(ranked) > int(k):
+        other = {}
+        for cg in ranked[int(k):]:
+            for site, v in live.pop(cg).items():
+                other[site] = other.get(site, 0) + v
+        live['(other)'] = other
+    # the top site of each cgroup, exactly
+    got = sorted((m['cgroup'], m['site'], v) for m, v in query(
+        api, 'topk by (cgroup) (1, slab_account_site_live_bytes{site!="other"})', t))
+    want = sorted((cg, max(s.items(), key=lambda x: x[1])[0], float(max(s.values())))
+                  for cg, s in live.items())
+    check(name + ': topk by (cgroup) (1, slab_account_site_live_bytes)', got == want,
+          'got %s, want %s' % (got, want))
+    got = {m['cgroup']: v for m, v in
+           query(api, 'sum by (cgroup) (slab_account_site_live_bytes)', t)}
+    want = {cg: float(sum(s.values())) for cg, s in live.items()}
+    check(name + ': sum by (cgroup) (slab_account_site_live_bytes)', got == want,
+          'got %s, want %s' % (got, want))
+    return 0
+
+
 def cmd_change(api, old, new, t_old, t_new):
     so, ro = fixture(old)
     sn, rn = fixture(new)
@@ -180,7 +244,8 @@ def cmd_change(api, old, new, t_old, t_new):
 
 
 def main(argv):
-    cmds = {'wait': (cmd_wait, 2), 'snapshot': (cmd_snapshot, 4), 'change': (cmd_change, 5)}
+    cmds = {'wait': (cmd_wait, 2), 'snapshot': (cmd_snapshot, 4), 'change': (cmd_change, 5),
+            'contexts': (cmd_contexts, 3)}
     if len(argv) < 2 or argv[1] not in cmds or len(argv) != cmds[argv[1]][1] + 2:
         print(__doc__, file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@
 # `SLABACCT --prometheus -o DIR/slab_account.prom` of fixtures/by.txt into
 # the collector's directory, waits for a scrape and checks PromQL answers
 # through the HTTP API against the fixture's own numbers (prom_check.py);
-# then fixtures/by_after.txt, and the change between the two.  Both servers
+# then fixtures/by_after.txt, and the change between the two; then (1.6)
+# fixtures/ctx_cgroup.txt, split by cgroup: the top site per cgroup and the
+# sums per cgroup (the other cgroups' together), exactly.  Both servers
 # are stopped and the directory removed on exit; a server that is not up in
 # 20 s, or a scrape not seen in 20 s, fails the test (it never hangs).
 # Prints `ok NAME` / `FAIL NAME: why` lines; exit 0 when all pass, 1 when
@@ -95,6 +97,17 @@ if [ -s "$TMP/t_old" ] && [ -s "$TMP/t_new" ]; then
 		"$(cat "$TMP/t_old")" "$(cat "$TMP/t_new")" || fail=1
 else
 	echo "FAIL prom-e2e: change: a snapshot was not scraped"
+	fail=1
+fi
+# (1.6) a file split by cgroup: the series per cgroup, top-K within each of
+# the K cgroups holding most (its 4 contexts: two kept, two as "(other)");
+# an empty cgroup root names every id cgroup#ID
+mkdir "$TMP/cgnone"
+if "$SLABACCT" --prometheus --top-k 2 -s live --cgroup-root "$TMP/cgnone" \
+	-o "$TMP/textfile/slab_account.prom" fixtures/ctx_cgroup.txt; then
+	python3 prom_check.py contexts "$API" fixtures/ctx_cgroup.txt 2 || fail=1
+else
+	echo "FAIL prom-e2e: slabacct --prometheus fixtures/ctx_cgroup.txt"
 	fail=1
 fi
 exit $fail

@@ -1024,9 +1024,9 @@ gate_err rule-bad-start "slabacct: --rule 1:1: rule 'bytes <= 1K': 'bytes' start
 gate_err rule-bad-noun "slabacct: --rule 1:4: rule 'no leaks': 'no' without what; expected growing, left-at-unload or live-after-unload after it" -R "no leaks" $R
 gate_err rule-bad-pct "slabacct: --rule 1:9: rule 'live <= 5%': live takes a number of bytes, not a percentage; expected a limit such as 64K" -R "live <= 5%" $R
 gate_err rule-bad-decimals "slabacct: --rule 1:10: rule 'slack <= 12.345%': '12.345%' is not a percentage; expected digits with at most two decimals and '%' (12.5%)" -R "slack <= 12.345%" $R
-gate_err rule-bad-selector "slabacct: --rule 1:12: rule 'live <= 1K modul x': 'modul' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, not or optional" -R "live <= 1K modul x" $R
+gate_err rule-bad-selector "slabacct: --rule 1:12: rule 'live <= 1K modul x': 'modul' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, cgroup, task, node, stack, not or optional" -R "live <= 1K modul x" $R
 gate_err rule-optional-twice "slabacct: --rule 1:30: rule 'live <= 1K optional module x optional': a second 'optional'; expected it once at most" -R "live <= 1K optional module x optional" $R
-gate_err rule-not-optional "slabacct: --rule 1:16: rule 'live <= 1K not optional': 'optional' is not a selector; expected module, function, site, cache or type after 'not'" -R "live <= 1K not optional" $R
+gate_err rule-not-optional "slabacct: --rule 1:16: rule 'live <= 1K not optional': 'optional' is not a selector; expected module, function, site, cache, type, cgroup, task, node or stack after 'not'" -R "live <= 1K not optional" $R
 gate_err rule-no-name "slabacct: --rule 1:18: rule 'live <= 1K module': 'module' without its NAME; expected it after 'module'" -R "live <= 1K module" $R
 gate_err rule-bad-type "slabacct: --rule 1:17: rule 'live <= 1K type slab': type 'slab'; expected kmalloc, cache, multi or mixed" -R "live <= 1K type slab" $R
 gate_err rule-bad-scope "slabacct: --rule 1:16: rule 'live <= 1K per file': 'per' without a scope; expected site, function, module or cache after it" -R "live <= 1K per file" $R
@@ -1037,7 +1037,7 @@ gate_err rule-live-after-loaded "slabacct: --rule 1:22: rule 'no live-after-unlo
 gate_err rule-hash "slabacct: --rule 1:12: rule 'live <= 1K # budget': '#' in a rule; expected none (in a rules file it starts a comment)" -R "live <= 1K # budget" $R
 gate_err rule-empty "slabacct: --rule 1:1: rule '': an empty rule; expected 'no growing|left-at-unload|live-after-unload ...' or 'live|objs|slack|growth <= LIMIT ...'" -R "" $R
 printf '# budgets\nlive <= 1K module sa_leak\n\n  slack <= 25 %%   # spaced\n' >"$TMP/bad.rules"
-gate_err rules-file-bad "slabacct: $TMP/bad.rules:4:15: rule 'slack <= 25 %': '%' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, not or optional" --rules "$TMP/bad.rules" $R
+gate_err rules-file-bad "slabacct: $TMP/bad.rules:4:15: rule 'slack <= 25 %': '%' is not a selector; expected per, module, function, site, cache, type, unloaded, loaded, cgroup, task, node, stack, not or optional" --rules "$TMP/bad.rules" $R
 printf '# nothing\n\n' >"$TMP/empty.rules"
 gate_err rules-file-empty "slabacct: $TMP/empty.rules: no rule in the file (one rule per line; '#' starts a comment)" --rules "$TMP/empty.rules" $R
 gate_err rules-file-missing "slabacct: $TMP/none.rules: No such file or directory" --rules "$TMP/none.rules" $R
@@ -1988,8 +1988,14 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-advise-csv --advise --csv --detail fixtures/advise_arm64_detail.txt fixtures/advise_arm64.txt
 	oom_case oom-unloads --unloads fixtures/unloads.txt fixtures/retired.txt
 	oom_case oom-retired-by --by module fixtures/retired.txt
+	# (1.6) contexts: the sites summed, the groups, the trees, the series per context
+	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
+	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
+	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
 	# (rules that hold: exit 2 is then an error's, and must say so)
 	oom_case oom-check --check --rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt
+	oom_case oom-ctx-check --check --stacks-file fixtures/ctx_stack.stacks -R "live <= 1M stack sa_ctx_run" fixtures/ctx_stack.txt
 	oom_case oom-check-detail --check -R "no growing module vmlinux" -R "slack <= 100% per function" --baseline-detail fixtures/leaks_old.txt --detail fixtures/leaks_new.txt fixtures/valid.txt
 else
 	echo "skip cli: memory that runs out (SA_PLAIN and SA_FAILALLOC unset: make -C userspace check sets them)"
@@ -2068,8 +2074,8 @@ usage_err output-option "slabacct: --output: '-s' is not a file name (slabtop's 
 usage_err sizes-empty "slabacct: --min-size is more than --max-size: no call site can pass both" -z 1K -Z 10 $V
 usage_err cache-empty "slabacct: --cache=: an empty cache name (--cache alone keeps every kmem_cache row)" --cache= $V
 usage_err max-input-zero "slabacct: --max-input: '0' is not a positive size" --max-input 0 $V
-usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache or type)" --by file $V
-usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache or type)" -b '' $V
+usage_err by-bad-key "slabacct: --by: unknown key 'file' (module, function, cache, type, cgroup, node, task or stack)" --by file $V
+usage_err by-empty-key "slabacct: --by: unknown key '' (module, function, cache, type, cgroup, node, task or stack)" -b '' $V
 usage_err sort-sites-without-by "slabacct: --sort: the key sites goes with --by" -s total,sites $V
 usage_err by-summary-only "slabacct: --by groups the rows: --summary-only does not go with it" -b module --summary-only $V
 usage_err by-folded "slabacct: --by does not go with --folded or --svg: they nest call sites in functions in modules already" -b module --folded $V
@@ -2088,7 +2094,7 @@ usage_err leaks-stdin "slabacct: --leaks reads the detail file twice: it cannot 
 usage_err leaks-bad-min-age "slabacct: --leaks-min-age: '1m' is not a whole number of seconds" --leaks --leaks-min-age 1m
 usage_err advise-once "slabacct: --once, --interval and --leaks-min-age go with --leaks" --advise --once $V
 usage_err advise-two-files "slabacct: --advise reads one FILE (the detail file is --detail's)" --advise $V $V
-usage_err detail-alone "slabacct: --detail and --leaks-min-age go with --leaks, --advise or --check" --detail x $V
+usage_err detail-alone "slabacct: --detail goes with --leaks, --advise, --check or --stacks" --detail x $V
 usage_err watch-stdin "slabacct: --watch rereads the file: it cannot read standard input" -w -
 usage_err trace-and-file "slabacct: --from-trace names the input: no FILE besides it" --from-trace $V $V
 usage_err trace-diff "slabacct: --diff takes traces as OLD or NEW (told by content): not with --from-trace" --from-trace $V -d $V $V
@@ -2112,6 +2118,164 @@ usage_err unloads-sort "slabacct: --unloads does not go with --sort" --unloads -
 usage_err kallsyms-alone "slabacct: --kallsyms names the call sites of a trace: with --from-trace or --diff" --kallsyms x $V
 usage_err kallsyms-stdin "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - --from-trace -
 usage_err kallsyms-stdin-diff "slabacct: --kallsyms and the trace cannot both be standard input" --kallsyms - -d $V -
+
+# ---- contexts (format 1.6): child rows of a split or a capture ----
+
+CG=fixtures/ctx_cgroup.txt
+CN=fixtures/ctx_node.txt
+CT=fixtures/ctx_task.txt
+CS=fixtures/ctx_stack.txt
+V15=fixtures/valid_1_5.txt
+SF=fixtures/ctx_stack.stacks
+mkdir "$TMP/cgnone"	# a cgroup root without cgroups: ids shown as cgroup#ID
+expect ctx-default 0 $CG
+expect ctx-csv 0 --csv $CG
+expect ctx-by-cgroup 0 -b cgroup --cgroup-root "$TMP/cgnone" $CG
+expect ctx-by-cgroup-csv 0 --csv -b cgroup --cgroup-root "$TMP/cgnone" $CG
+expect ctx-cgroup-id 0 --no-summary --cgroup 7788 $CG
+expect ctx-cgroup-irq 0 --no-summary --cgroup irq $CG
+expect ctx-by-module 0 --no-summary -b module $CG
+expect ctx-by-node 0 --no-summary -b node $CN
+expect ctx-node 0 --no-summary --node 1 $CN
+expect ctx-by-task 0 --no-summary -b task $CT
+expect ctx-task 0 --no-summary --task 'kworker/0:1@x' $CT
+expect ctx-task-irq 0 --no-summary --task irq $CT
+expect ctx-by-task-json 0 --json -b task $CT
+expect ctx-stack-default 0 $CS
+expect ctx-by-stack 0 --no-summary -b stack $CS
+expect ctx-diff 0 --no-summary -d $CS $CS -a
+expect_err ctx-by-node-cgroup 1 "slabacct: $CG: --by node needs a file split by node; its split is cgroup" -b node $CG
+expect_err ctx-task-cgroup 1 "slabacct: $CG: --task needs a file split by task; its split is cgroup" --task x $CG
+expect_err ctx-by-cgroup-1.5 1 "slabacct: $V15: --by cgroup needs a file split by cgroup; a format 1.5 file has no split" -b cgroup --cgroup-root "$TMP/cgnone" $V15
+expect_err ctx-cgroup-path-missing 1 "slabacct: --cgroup: no cgroup '/x' under $TMP/cgnone" --cgroup /x --cgroup-root "$TMP/cgnone" $CG
+expect_err ctx-cgroup-root-missing 1 "slabacct: --cgroup-root: $TMP/none: No such file or directory" -b cgroup --cgroup-root "$TMP/none" $CG
+usage_err ctx-cgroup-node "slabacct: --cgroup, --node and --task each select rows of a file split by that context: one at a time" --cgroup 1 --node 1 $CG
+usage_err ctx-node-bad "slabacct: --node: 'x' is not a node number" --node x $CN
+usage_err ctx-leaks-cgroup "slabacct: --leaks does not go with --cgroup" --leaks --once --cgroup 1 $CG
+# Each child row is counted once in its site: the sites' sums are the file's.
+run ctx-sums --csv $CG
+if [ "$rc" = 0 ] && [ "$(tail -n +2 "$TMP/out" | awk -F, '{ t += $1; l += $4 } END { print t, l }')" = "33888 17792" ]; then
+	pass ctx-sums
+else
+	fail ctx-sums "the sites' total and live do not add up to the header's (exit status $rc)"
+fi
+
+# cgroup ids named by walking a directory tree: a cgroup's id is its
+# directory's inode number, so a tree of plain directories names them alike.
+mkdir -p "$TMP/cgroot/sys.slice/a.service" "$TMP/cgroot/user.slice"
+ia=$(stat -c %i "$TMP/cgroot/sys.slice/a.service")
+iu=$(stat -c %i "$TMP/cgroot/user.slice")
+sed "s/@cgroup:7788/@cgroup:$ia/; s/@cgroup:7789/@cgroup:$iu/" $CG >"$TMP/cg.txt"
+
+# --leaks ranks a detail file's child rows (a captured site's stacks) each
+# on its own, named as the file names them; -m takes them by their site's module
+expect ctx-leaks 0 --leaks --once fixtures/ctx_detail.txt
+expect ctx-leaks-module 0 --leaks --once -m sa_test fixtures/ctx_detail.txt
+
+# the gate weighs a site as its own row and its child rows together
+expect ctx-gate-per-site 1 --check -R 'live <= 13K per site function __alloc_skb' $CG
+expect ctx-gate-per-site-pass 0 --check -R 'live <= 14K per site function __alloc_skb' $CG
+# the gate's context selectors: a cgroup (id, path, irq), a task, a node,
+# the stacks with a frame in a function
+expect ctx-gate-cgroup 1 --check -R 'live <= 10K cgroup 7788' -R 'live <= 10K per site cgroup 7789' \
+	-R 'live <= 1K cgroup irq' -R 'live <= 2K not cgroup 7788 not cgroup 7789' $CG
+expect ctx-gate-task 1 --check -R 'live <= 1K task sa_worker_1' -R 'objs <= 2 task irq' $CT
+expect ctx-gate-node 1 --check -R 'live <= 9K node 0' -R 'live <= 1K per site node 1' $CN
+expect ctx-gate-stack 1 --check --stacks-file $SF -R 'live <= 4K stack sa_ctx_run' \
+	-R 'live <= 3K stack do_one_initcall' -R 'live <= 1K stack not_a_frame' $CS
+run ctx-gate-cgroup-path --check --cgroup-root "$TMP/cgroot" -R 'live <= 5K cgroup /user.slice' \
+	-R 'live <= 9K cgroup sys.slice/a.service' "$TMP/cg.txt"
+if [ "$rc" = 1 ] && grep -q '^PASS 1 live <= 5K cgroup /user.slice: cgroup /user.slice: 4480 live bytes' "$TMP/out" &&
+   grep -q '^FAIL 2 live <= 9K cgroup sys.slice/a.service: cgroup sys.slice/a.service: 10240 live bytes' "$TMP/out"; then
+	pass ctx-gate-cgroup-path
+else
+	fail ctx-gate-cgroup-path "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+gate_err ctx-gate-no-growing "slabacct: --rule 1:12: rule 'no growing cgroup 3': 'no growing' judges call sites, not the rows of a context or a stack; expected no 'cgroup'" -R 'no growing cgroup 3' $CG
+gate_err ctx-gate-cgroup-missing "slabacct: --rule 1: rule 'live <= 1K cgroup /x': no cgroup '/x' (a path under the cgroup root, an id or irq)" --cgroup-root "$TMP/cgnone" -R 'live <= 1K cgroup /x' $CG
+gate_err ctx-gate-node-bad "slabacct: --rule 1:17: rule 'live <= 1K node x': node 'x'; expected a node number" -R 'live <= 1K node x' $CG
+gate_err ctx-gate-stacks-missing "slabacct: $TMP/none: No such file or directory" --stacks-file "$TMP/none" -R 'live <= 1K stack f' $CS
+
+# --prometheus: without a split one series per site, its stacks summed in;
+# with a split per context, labelled, top-K within each context
+run ctx-prom --prometheus --no-summary $CS
+if [ "$rc" = 0 ] && grep -qx 'slab_account_site_live_bytes{function="sa_ctx_alloc",module="sa_ctx",site="sa_ctx_alloc+0x1c/0x50 \[sa_ctx\]",type="kmalloc"} 6144' "$TMP/out" &&
+   [ "$(grep -c '^slab_account_site_live_bytes{' "$TMP/out")" = 2 ]; then
+	pass ctx-prom
+else
+	fail ctx-prom "exit status $rc: $(grep '^slab_account_site_live_bytes' "$TMP/out")"
+fi
+expect ctx-prom-cgroup 0 --prometheus --top-k 1 -s live --cgroup-root "$TMP/cgnone" $CG
+expect ctx-prom-task 0 --prometheus --no-summary --task sa_worker_1 $CT
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check metrics <expected/ctx-prom-cgroup.out >"$TMP/promtool" 2>&1; then
+		pass ctx-prom-promtool
+	else
+		fail ctx-prom-promtool "$(head -5 "$TMP/promtool")"
+	fi
+fi
+
+# --stacks and --folded with the stacks file
+expect ctx-stacks 0 --stacks --stacks-file $SF $CS
+expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
+# with the detail file: each line's oldest live object ('-': none)
+expect ctx-stacks-detail 0 --stacks --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
+# two captured sites, the second's lines past the first 16 (the lines' array moves)
+expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
+expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
+expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
+# the stacks' lines and the site's rest add up to the site's figure
+run ctx-folded-sum --folded --stacks-file $SF $CS
+if [ "$rc" = 0 ] && [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = 17024 ]; then
+	pass ctx-folded-sum
+else
+	fail ctx-folded-sum "the values do not add up to total bytes allocated (exit status $rc)"
+fi
+head -9 $SF >"$TMP/short.stacks"
+expect_err ctx-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.stacks (read the two files together)" --stacks --stacks-file "$TMP/short.stacks" $CS
+expect_err ctx-folded-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.stacks (read the two files together)" --folded --stacks-file "$TMP/short.stacks" $CS
+expect_err ctx-stacks-none 1 "slabacct: $CG: no call site under capture (no row has a ' @stack:ID'): nothing to show" --stacks --stacks-file $SF $CG
+expect_err ctx-stacks-file-missing 1 "slabacct: $TMP/none: No such file or directory" --stacks --stacks-file "$TMP/none" $CS
+expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
+usage_err ctx-stacks-by "slabacct: --stacks nests each captured site's stacks: not with --by" --stacks -b module $CS
+usage_err ctx-stacks-csv "slabacct: --stacks is a text view: not with another format" --stacks --csv $CS
+usage_err ctx-stacks-frag "slabacct: --stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" --stacks -s frag $CS
+# a file without stack rows is folded as before, without reading the stacks file
+run ctx-folded-no-stacks --folded --stacks-file "$TMP/none" $V
+if [ "$rc" = 0 ] && cmp -s expected/folded.out "$TMP/out"; then
+	pass ctx-folded-no-stacks
+else
+	fail ctx-folded-no-stacks "exit status $rc: $(head -3 "$TMP/err")"
+fi
+
+run ctx-cgroup-paths --csv --no-summary -b cgroup --cgroup-root "$TMP/cgroot" "$TMP/cg.txt"
+sed 's/cgroup#7788/\/sys.slice\/a.service/; s/cgroup#7789/\/user.slice/' expected/ctx-by-cgroup-csv.out >"$TMP/want"
+if [ "$rc" = 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
+	pass ctx-cgroup-paths
+else
+	fail ctx-cgroup-paths "exit status $rc: $(diff "$TMP/want" "$TMP/out" | head -5)"
+fi
+run ctx-cgroup-path-filter --csv --cgroup /user.slice/ --cgroup-root "$TMP/cgroot" "$TMP/cg.txt"
+if [ "$rc" = 0 ] && [ "$(tail -n +2 "$TMP/out" | cut -d, -f1,12 | tr '\n' ' ')" = "3072,__alloc_skb+0x5c/0x2d0 2400,sa_ctx_a+0x12/0x40 [sa_ctx] " ]; then
+	pass ctx-cgroup-path-filter
+else
+	fail ctx-cgroup-path-filter "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# The same on the host's cgroup2 tree, when it has one that takes a new cgroup.
+if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] &&
+   cgdir=$(mktemp -d /sys/fs/cgroup/sa_test.XXXXXX 2>/dev/null); then
+	ic=$(stat -c %i "$cgdir")
+	sed "s/@cgroup:7788/@cgroup:$ic/" $CG >"$TMP/cg2.txt"
+	run ctx-cgroup2 --csv --no-summary -b cgroup "$TMP/cg2.txt"
+	rmdir "$cgdir"
+	if [ "$rc" = 0 ] && grep -q ",/${cgdir#/sys/fs/cgroup/}\$" "$TMP/out"; then
+		pass ctx-cgroup2
+	else
+		fail ctx-cgroup2 "exit status $rc, $cgdir not named: $(cat "$TMP/out" "$TMP/err")"
+	fi
+else
+	echo "skip cli: ctx-cgroup2 (no cgroup2 file system at /sys/fs/cgroup that takes a new cgroup here)"
+fi
 
 # ---- bad input ----
 

@@ -2,7 +2,9 @@
 /*
  * Unit tests of the reader's parsers: userspace/sa_parse.c (the
  * /proc/slab_account v1.x parser), sa_detail.c, sa_unloads.c, sa_input.c,
- * sa_caller.c, the line reader and header parser of sa_base.c, and the
+ * sa_caller.c, sa_ctx.c, sa_cgroup.c and sa_stacks.c (1.6 contexts, cgroup
+ * paths, stacks), the
+ * line reader and header parser of sa_base.c, and the
  * JSON writer's nesting check (sa_json.c).
  * Prints "ok   parser: NAME" or "FAIL parser: NAME: why" per test (run_tests.sh
  * counts them); exits 1 if any failed.
@@ -11,10 +13,12 @@
 
 #include "sa_base.h"
 #include "sa_caller.h"
+#include "sa_cgroup.h"
 #include "sa_detail.h"
 #include "sa_input.h"
 #include "sa_json.h"
 #include "sa_parse.h"
+#include "sa_stacks.h"
 #include "sa_unloads.h"
 
 #include <errno.h>
@@ -910,6 +914,153 @@ static void test_json_depth(void)
 	}
 }
 
+/* (1.6) child rows: the context split off the caller, checked against `split` */
+#define HDR16 "slab_account - version: 1.6\n"
+static void test_ctx(void)
+{
+	static const char text[] = HDR16 "split: task\ncontext rows: 3\nnumber of callers: 4\n" LEGEND
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] via kvmalloc_node\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] via kvmalloc_node @stack:12 @task:a@b\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 [m] unloaded#2 @irq\n"
+		"5 0 5 5 5 1 5 1/0 kmalloc g+0x1/0x2 @stack:3\n";
+	struct sa_file f;
+	struct sa_caller c;
+	char buf[256];
+
+	/* a context (as the detail file writes it) is not part of the site */
+	sa_caller_split("f+0x1/0x2 [m] via kvmalloc_node unloaded#2 @stack:4 @task:a_[b]", &c);
+	CHECK(c.mod && c.mlen == 1 && *c.mod == 'm' && c.unloaded == 2 && c.vlen == 13 &&
+	      c.klen == 31 && c.slen == 9);
+	if (EXPECT_OK(&f, text) == 0) {
+		const struct sa_row *r = f.rows;
+
+		CHECK(f.nctx == 3 && r[0].ctx == NULL && r[0].cx.kind == SA_CTX_NONE);
+		CHECK_STR(r[1].caller, "f+0x1/0x2 [m] via kvmalloc_node");
+		CHECK_STR(r[1].ctx, "@stack:12 @task:a@b");
+		CHECK(r[1].cx.stack == 12 && r[1].cx.kind == SA_CTX_TASK && r[1].cx.tlen == 3 &&
+		      !strncmp(r[1].cx.task, "a@b", 3));
+		CHECK(r[2].retired && r[2].load == 2 && r[2].cx.kind == SA_CTX_IRQ && !r[2].cx.stack);
+		CHECK_STR(r[3].caller, "g+0x1/0x2");
+		CHECK(r[3].cx.stack == 3 && r[3].cx.kind == SA_CTX_NONE);
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 0);
+		sa_file_free(&f);
+	}
+	/* Before 1.6 an '@' is part of the caller. */
+	if (EXPECT_OK(&f, MINIMAL "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n") == 0) {
+		CHECK(f.nctx == 0 && f.rows[0].ctx == NULL);
+		CHECK_STR(f.rows[0].caller, "f+0x1/0x2 @node:1");
+		sa_file_free(&f);
+	}
+	if (EXPECT_OK(&f, HDR16 "split: node\ncontext rows: 2\n" LEGEND
+		      "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n") == 0) {
+		CHECK(f.rows[0].cx.kind == SA_CTX_NODE && f.rows[0].cx.id == 1);
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 1);
+		CHECK_STR(buf, "context rows 2, child rows 1");
+		sa_file_free(&f);
+	}
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n",
+		     "t.txt:4: context '@node:1' in a file whose split is 'cgroup'");
+	EXPECT_ERROR(HDR16 "split: node\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @irq\n",
+		     "t.txt:4: context '@irq' in a file whose split is 'node'");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @cgroup:5\n",
+		     "t.txt:3: context '@cgroup:5' in a file whose split is '(not given)'");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @stack:0\n",
+		     "t.txt:3: context '@stack:0': a stack id is a decimal number, 1 or more");
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @cgroup:x1\n",
+		     "t.txt:4: context '@cgroup:x1': a cgroup id is a decimal number");
+	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @irq @x\n",
+		     "t.txt:4: context '@irq @x': nothing may follow the split context");
+	EXPECT_ERROR(HDR16 LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @pid:3\n",
+		     "t.txt:3: context '@pid:3': expected @stack:ID, then one of @cgroup:ID, @node:N, @task:COMM or @irq");
+	EXPECT_ERROR(HDR16 "split: task\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f @task:\n",
+		     "t.txt:4: context '@task:': a task name is one word, not empty");
+	EXPECT_ERROR(HDR16 "split: numa\n" LEGEND,
+		     "t.txt:2: split 'numa' is not one of none, cgroup, node, task");
+	EXPECT_ERROR(HDR16 "stacks: many\n" LEGEND,
+		     "t.txt:2: value of 'stacks' 'many' is not an unsigned decimal number");
+}
+
+/* (1.6) cgroup ids to paths: the matching, then a real directory tree walked */
+static void test_cgroups(void)
+{
+	struct sa_cgroup v[] = { { 1, (char *)"/" }, { 40, (char *)"/a" }, { 41, (char *)"/a/b" } };
+	struct sa_cgroups c = { v, 3 }, t;
+	char dir[] = "/tmp/sa_cgroup_testXXXXXX", path[64], *err = NULL;
+	struct stat st;
+	uint64_t id = 0;
+
+	CHECK_STR(sa_cgroups_path(&c, 41), "/a/b");
+	CHECK(sa_cgroups_path(&c, 42) == NULL && sa_cgroups_path(NULL, 1) == NULL);
+	CHECK(sa_cgroups_id(&c, "/a/b", &id) == 0 && id == 41);
+	CHECK(sa_cgroups_id(&c, "a/b/", &id) == 0 && id == 41);
+	CHECK(sa_cgroups_id(&c, "/", &id) == 0 && id == 1);
+	CHECK(sa_cgroups_id(&c, "/a/c", &id) == -1 && sa_cgroups_id(&c, "b", &id) == -1);
+	if (!CHECK(mkdtemp(dir) != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/x", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	snprintf(path, sizeof(path), "%s/x/y", dir);
+	CHECK(mkdir(path, 0700) == 0);
+	if (CHECK(sa_cgroups_load(&t, dir, &err) == 0) && CHECK(stat(path, &st) == 0)) {
+		CHECK(t.n == 3);
+		CHECK_STR(sa_cgroups_path(&t, (uint64_t)st.st_ino), "/x/y");
+		CHECK(sa_cgroups_id(&t, "/x/y", &id) == 0 && id == (uint64_t)st.st_ino);
+		sa_cgroups_free(&t);
+	}
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/x", dir);
+	rmdir(path);
+	rmdir(dir);
+	CHECK(sa_cgroups_load(&t, dir, &err) == -1 && err && strstr(err, "No such file"));
+	free(err);
+}
+
+/* (1.6) the stacks file: records in id order, frames innermost first */
+#define SHDR "slab_account stacks - version: 1.0\nstacks: 2\n# stack ID FRAMES\n"
+static void test_stacks(void)
+{
+	static const char text[] = SHDR "stack 2 2\n  f+0x1/0x2 [m]\n  g+0x3/0x4  \nstack 7 1\n  h+0x1/0x2\n";
+	struct sa_stacks st;
+	char *err = NULL;
+	size_t i;
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "slab_account stacks - version: 2.0\n# x\n",
+		  "t:1: unsupported stacks format version 2.0 (this reader understands 1.x)" },
+		{ "slab_account - version: 1.6\n", "t:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" },
+		{ SHDR "stack 0 1\n  f\n", "t:4: a stack id is a decimal number, 1 or more (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 0\n", "t:4: stack 3: its number of frames is 1 to 1024 (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 2\n  f\nstack 4 1\n", "t:6: stack 3: 1 frame lines missing (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 2\n  f\n", "t:6: stack 3: 1 frame lines missing (truncated file?)" },
+		{ SHDR "stack 3 1\n  f\nstack 3 1\n  f\n", "t:6: stack 3 after stack 3 (records come in id order, each id once)" },
+		{ SHDR "stack 3 1\n   \n", "t:5: stack 3: an empty frame" },
+		{ SHDR "stack 3 1\n  f\n  g\n", "t:6: a frame line after its record's frames (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ SHDR "stack 3 1 x\n", "t:4: stack 3: more than an id and a number of frames (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
+		{ "slab_account stacks - version: 1.0\nstacks: 1\n", "t:3: unexpected end of file before the '#' legend line (truncated file?)" },
+		{ "slab_account stacks - version: 1.0\nstacks: 1\nstacks: 2\n# x\n", "t:3: duplicate key 'stacks'" },
+		{ SHDR "stack 3 1\n  f", "t:5: line not terminated by a newline (truncated file?)" },
+	};
+
+	if (CHECK(sa_stacks_parse_buffer(&st, text, strlen(text), "t", &err) == 0)) {
+		CHECK(st.major == 1 && st.n == 2 && st.v[0].id == 2 && st.v[0].n == 2);
+		CHECK_STR(st.v[0].frames[0], "f+0x1/0x2 [m]");
+		CHECK_STR(st.v[0].frames[1], "g+0x3/0x4");
+		CHECK(sa_stacks_get(&st, 7) == &st.v[1] && sa_stacks_get(&st, 3) == NULL &&
+		      sa_stacks_get(&st, 1) == NULL && sa_stacks_get(&st, 8) == NULL);
+		sa_stacks_free(&st);
+	}
+	free(err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = NULL;
+		if (!CHECK(sa_stacks_parse_buffer(&st, bad[i].text, strlen(bad[i].text), "t", &err)))
+			sa_stacks_free(&st);
+		else if (CHECK(st.v == NULL && st.n == 0 && st.name == NULL))
+			CHECK_STR(err, bad[i].want);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -938,5 +1089,9 @@ int main(void)
 	run("one header parser: each key once in the main, detail and unloads files",
 	    test_header_keys);
 	run("JSON nested deeper than SA_JSON_DEPTH stops", test_json_depth);
+	run("child rows (1.6): the context split off the caller, checked with split",
+	    test_ctx);
+	run("cgroup ids to paths: matching, and a directory tree walked", test_cgroups);
+	run("stacks file (1.6): records in id order, frames, errors", test_stacks);
 	return failed_tests ? 1 : 0;
 }

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pr_stacks - --stacks: captured call sites as trees of their stacks (see
+ * pr_stacks.h).  The lines are gathered first, then printed in columns.
+ */
+#include "pr_stacks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_esc.h"
+
+enum { C_TOTAL, C_LIVE, C_OBJS, C_ALLOCS, C_FREES, NCOLS };
+static const int fields[NCOLS] = { SA_TOTAL, SA_LIVE, SA_OBJS, SA_ALLOCS, SA_FREES };
+
+struct line {
+	uint64_t v[NCOLS];
+	uint64_t oldest;	/* seconds: the oldest live object of its rows (aged) */
+	int aged;		/* the detail file has a row of them */
+	size_t depth;		/* 0: the site */
+	const char *label;	/* a frame, the site's caller, or NULL: its own row */
+	int gap;		/* a blank line before it (a new site) */
+};
+
+struct out {
+	struct line *l;
+	size_t n, cap;
+	int key;		/* the first sort key: the branches' order */
+	const struct sa_detail *d;	/* the detail file, or NULL */
+};
+
+/* A stack's row and its stack. */
+struct ent {
+	const struct sa_row *row;
+	const struct sa_stack *s;
+};
+
+/* A new line of @o (NULL without memory); it may move o->l: keep no line pointer across it. */
+static struct line *add(struct out *o, size_t depth, const char *label)
+{
+	struct line *l;
+
+	if (sa_grow(&o->l, &o->cap, o->n + 1, sizeof(*o->l)))
+		return NULL;
+	l = &o->l[o->n++];
+	memset(l, 0, sizeof(*l));
+	l->depth = depth;
+	l->label = label;
+	return l;
+}
+
+/*
+ * The detail file's row of main-file row @r: the same type and caller,
+ * its context after a blank as the detail file writes a child row's.
+ */
+static const struct sa_drow *detail_row(const struct sa_detail *d, const struct sa_row *r)
+{
+	size_t i, n = strlen(r->caller);
+
+	for (i = 0; d && i < d->nrows; i++) {
+		const char *c = d->rows[i].site.caller;
+
+		if (strncmp(c, r->caller, n) || strcmp(d->rows[i].site.type_str, r->type_str))
+			continue;
+		if (r->ctx ? c[n] == ' ' && !strcmp(c + n + 1, r->ctx) : !c[n])
+			return &d->rows[i];
+	}
+	return NULL;
+}
+
+/* Add row @r to line @l (of @o): its numbers, the age of its oldest object. */
+static void sum(const struct out *o, struct line *l, const struct sa_row *r)
+{
+	const struct sa_drow *dr = detail_row(o->d, r);
+	int c;
+
+	for (c = 0; c < NCOLS; c++)
+		l->v[c] += r->v[fields[c]];
+	if (dr && dr->v[SA_D_OBJS]) {
+		if (!l->aged || dr->v[SA_D_OLDEST] > l->oldest)
+			l->oldest = dr->v[SA_D_OLDEST];
+		l->aged = 1;
+	}
+}
+
+static int by_frame(const void *pa, const void *pb, void *ctx)
+{
+	const struct ent *a = pa, *b = pb;
+	const size_t *d = ctx;
+
+	return strcmp(a->s->frames[*d], b->s->frames[*d]);
+}
+
+struct seg {
+	size_t beg, len;
+	uint64_t w;
+};
+
+/* Heaviest first; equals in frame order. */
+static int seg_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct seg *a = pa, *b = pb;
+
+	(void)ctx;
+	if (a->w != b->w)
+		return a->w < b->w ? 1 : -1;
+	return (a->beg > b->beg) - (a->beg < b->beg);
+}
+
+/* One branch of each distinct frame @d of @e's stacks (those that reach it), heaviest first. */
+static int branches(struct out *o, struct ent *e, size_t n, size_t d)
+{
+	struct seg *sg;
+	size_t i, k, ns = 0;
+	int ret = -1;
+
+	/* the stacks that end above depth d have no branch here */
+	for (i = k = 0; i < n; i++)
+		if (e[i].s->n > d)
+			e[k++] = e[i];
+	n = k;
+	if (!n)
+		return 0;
+	if (sa_sort_array(e, n, sizeof(*e), by_frame, &d))
+		return -1;
+	sg = calloc(n, sizeof(*sg));
+	if (!sg)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(e[i].s->frames[d], e[i - 1].s->frames[d]))
+			sg[ns++].beg = i;
+		sg[ns - 1].len++;
+		sg[ns - 1].w += e[i].row->v[o->key];
+	}
+	if (sa_sort_array(sg, ns, sizeof(*sg), seg_cmp, NULL))
+		goto out;
+	for (k = 0; k < ns; k++) {
+		struct line *l = add(o, d, e[sg[k].beg].s->frames[d]);
+
+		if (!l)
+			goto out;
+		for (i = 0; i < sg[k].len; i++)
+			sum(o, l, e[sg[k].beg + i].row);
+		if (branches(o, e + sg[k].beg, sg[k].len, d + 1))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(sg);
+	return ret;
+}
+
+/*
+ * Item @it's tree into @o if it has child rows with a stack.  0, or -1
+ * (said on stderr).
+ */
+static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_item *it,
+		     const struct sa_stacks *st)
+{
+	const struct sa_row **rows;
+	size_t n = sa_rows_site_rows(r, it, &rows), i, ne = 0;
+	struct line sl, ol, *l;
+	struct ent *e = NULL;
+	int ret = -1, own = 0;
+
+	if (n == (size_t)-1)
+		goto nomem;
+	e = calloc(n + 1, sizeof(*e));
+	if (!e)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		if (!rows[i]->cx.stack)
+			continue;
+		e[ne].row = rows[i];
+		e[ne].s = sa_stacks_get(st, rows[i]->cx.stack);
+		if (!e[ne++].s) {
+			fprintf(stderr, "slabacct: %s:%lu: stack %" PRIu64 " is not in %s (read the two files together)\n",
+				r->raw->name, rows[i]->line, rows[i]->cx.stack, st->name);
+			goto out;
+		}
+	}
+	ret = 0;
+	if (!ne)
+		goto out;	/* not captured */
+	/* the site's sums and those of its rows without a stack, then their lines */
+	memset(&sl, 0, sizeof(sl));
+	memset(&ol, 0, sizeof(ol));
+	for (i = 0; i < n; i++) {
+		sum(o, &sl, rows[i]);
+		if (!rows[i]->cx.stack) {
+			sum(o, &ol, rows[i]);
+			own = 1;
+		}
+	}
+	l = add(o, 0, it->row->caller);
+	if (!l)
+		goto nomem;
+	memcpy(l->v, sl.v, sizeof(l->v));
+	l->oldest = sl.oldest;
+	l->aged = sl.aged;
+	l->gap = o->n > 1;
+	if (own) {
+		l = add(o, 1, NULL);
+		if (!l)
+			goto nomem;
+		memcpy(l->v, ol.v, sizeof(l->v));
+		l->oldest = ol.oldest;
+		l->aged = ol.aged;
+	}
+	/* frame 0 is the site itself: the branches start at its caller */
+	if (branches(o, e, ne, 1) == 0)
+		goto out;
+nomem:
+	fputs("slabacct: out of memory\n", stderr);
+	ret = -1;
+out:
+	free(e);
+	free(rows);
+	return ret;
+}
+
+int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d)
+{
+	static const char *const titles[NCOLS] = { "total", "live", "objs", "allocs", "frees" };
+	struct out o = { NULL, 0, 0, r->sel->keys[0], d };
+	size_t i, w[NCOLS], wo = strlen("oldest");
+	int c, ret = 0;
+	char age[32];
+
+	for (i = 0; i < r->n && !ret; i++)
+		ret = site_tree(&o, r, &r->items[i], st);
+	for (c = 0; c < NCOLS; c++) {
+		w[c] = strlen(titles[c]);
+		for (i = 0; i < o.n; i++) {
+			int len = snprintf(NULL, 0, "%" PRIu64, o.l[i].v[c]);
+
+			if ((size_t)len > w[c])
+				w[c] = (size_t)len;
+		}
+	}
+	for (i = 0; d && i < o.n; i++) {
+		int len = snprintf(NULL, 0, "%" PRIu64 "s", o.l[i].oldest);
+
+		if ((size_t)len > wo)
+			wo = (size_t)len;
+	}
+	if (!ret) {
+		for (c = 0; c < NCOLS; c++)
+			printf("%*s ", (int)w[c], titles[c]);
+		if (d)
+			printf("%*s ", (int)wo, "oldest");
+		puts("stack");
+	}
+	for (i = 0; i < o.n && !ret; i++) {
+		const struct line *l = &o.l[i];
+
+		if (l->gap)
+			putchar('\n');
+		for (c = 0; c < NCOLS; c++)
+			printf("%*" PRIu64 " ", (int)w[c], l->v[c]);
+		if (d) {
+			if (l->aged)
+				snprintf(age, sizeof(age), "%" PRIu64 "s", l->oldest);
+			printf("%*s ", (int)wo, l->aged ? age : "-");
+		}
+		printf("%*s", (int)(2 * l->depth), "");
+		if (l->label)
+			sa_esc_str(stdout, l->label, SA_ESC_TEXT);
+		else
+			fputs("(not captured: the rows without a stack)", stdout);
+		putchar('\n');
+	}
+	free(o.l);
+	return ret;
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pr_stacks - --stacks: each captured call site (format 1.6) as a tree of
+ * the stacks that reached it, from the site outward: a branch per caller
+ * at each depth, with the bytes, live bytes, live objects and
+ * allocs/frees of the stacks under it (with the detail file, the age of
+ * their oldest live object), and what was not captured on a line of its
+ * own.
+ */
+#ifndef PR_STACKS_H
+#define PR_STACKS_H
+
+#include "sa_detail.h"
+#include "sa_rows.h"
+#include "sa_stacks.h"
+
+/*
+ * The trees of @r's call sites that have child rows with a stack, in
+ * @r's order, branches in the order of the first sort key; with @d (the
+ * detail file, or NULL) a column `oldest`: the age in seconds of the
+ * oldest live object of the rows under each line, `-` when @d has none.
+ * 0, or -1 without memory or for a stack @st lacks (said on stderr).
+ */
+int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d);
+
+#endif /* PR_STACKS_H */

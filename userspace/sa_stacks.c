@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_stacks - parser for /proc/slab_account_stacks (see sa_stacks.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sa_stacks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_base.h"
+#include "sa_parse.h"
+
+#define RECORD_HINT " (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)"
+
+struct parser {
+	struct sa_stacks *s;
+	size_t cap;
+	struct sa_where w;
+	struct sa_header hdr;
+	size_t left;		/* frame lines the current record still needs */
+};
+
+#define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
+
+/* `stack ID N`: a new record. */
+static int parse_record(struct parser *p, const char *line)
+{
+	struct sa_stacks *s = p->s;
+	const char *t, *q = line + strlen("stack ");
+	uint64_t id, n;
+	size_t len;
+
+	len = sa_token(&q, &t);
+	if (!len || sa_parse_u64(t, len, &id) || !id)
+		return fail(p, "a stack id is a decimal number, 1 or more" RECORD_HINT);
+	len = sa_token(&q, &t);
+	if (!len || sa_parse_u64(t, len, &n) || !n || n > 1024)
+		return fail(p, "stack %llu: its number of frames is 1 to 1024" RECORD_HINT,
+			    (unsigned long long)id);
+	if (q[strspn(q, " \t")])
+		return fail(p, "stack %llu: more than an id and a number of frames" RECORD_HINT,
+			    (unsigned long long)id);
+	if (s->n && id <= s->v[s->n - 1].id)
+		return fail(p, "stack %llu after stack %llu (records come in id order, each id once)",
+			    (unsigned long long)id, (unsigned long long)s->v[s->n - 1].id);
+	if (sa_grow(&s->v, &p->cap, s->n + 1, sizeof(*s->v)))
+		return fail(p, "out of memory");
+	s->v[s->n].id = id;
+	s->v[s->n].frames = calloc((size_t)n, sizeof(char *));
+	s->v[s->n].n = 0;
+	if (!s->v[s->n].frames)
+		return fail(p, "out of memory");
+	s->n++;
+	p->left = (size_t)n;
+	return 0;
+}
+
+/* `  FRAME`: the current record's next frame. */
+static int parse_frame(struct parser *p, const char *line)
+{
+	struct sa_stack *st = &p->s->v[p->s->n - 1];
+	const char *f = line + 2;
+	size_t n = strlen(f);
+
+	while (n && (f[n - 1] == ' ' || f[n - 1] == '\t'))
+		n--;
+	if (!n || f[0] == ' ' || f[0] == '\t')
+		return fail(p, "stack %llu: an empty frame", (unsigned long long)st->id);
+	st->frames[st->n] = sa_dup_range(f, n);
+	if (!st->frames[st->n])
+		return fail(p, "out of memory");
+	st->n++;
+	p->left--;
+	return 0;
+}
+
+static int parse_line(struct parser *p, const char *line, int *legend)
+{
+	const char *key, *val;
+
+	if (p->left) {
+		if (strncmp(line, "  ", 2))
+			return fail(p, "stack %llu: %zu frame lines missing" RECORD_HINT,
+				    (unsigned long long)p->s->v[p->s->n - 1].id, p->left);
+		return parse_frame(p, line);
+	}
+	if (!*legend) {
+		if (line[0] == '#') {
+			*legend = 1;
+			return 0;
+		}
+		return sa_header_line(&p->hdr, &p->w, line, "", "the '#' legend line", &key, &val);
+	}
+	if (strncmp(line, "stack ", 6) == 0)
+		return parse_record(p, line);
+	if (strncmp(line, "  ", 2) == 0)
+		return fail(p, "a frame line after its record's frames" RECORD_HINT);
+	return fail(p, "expected 'stack ID FRAMES'" RECORD_HINT);
+}
+
+int sa_stacks_parse_buffer(struct sa_stacks *s, const char *buf, size_t len, const char *name,
+			   char **err)
+{
+	struct sa_lines l = { .buf = buf, .len = len };
+	struct parser p = { .s = s, .w = { NULL, 0, err } };
+	int r, legend = 0, ret = -1;
+	char *msg;
+
+	memset(s, 0, sizeof(*s));
+	*err = NULL;
+	s->name = strdup(name);
+	if (!s->name) {
+		*err = strdup("out of memory");
+		return -1;
+	}
+	p.w.name = s->name;
+	r = sa_lines_next(&l);
+	p.w.lineno = l.lineno;
+	if (r <= 0) {
+		fail(&p, "empty file: expected the '" SA_STACKS_HEADER_PREFIX "1.x' header");
+		goto out;
+	}
+	msg = sa_parse_version(l.line, l.n, SA_STACKS_HEADER_PREFIX, "slab_account stacks",
+			       "stacks format", SA_STACKS_MAJOR, &s->major, &s->minor);
+	if (msg) {
+		fail(&p, "%s", msg);
+		free(msg);
+		goto out;
+	}
+	while ((r = sa_lines_next(&l)) > 0) {
+		p.w.lineno = l.lineno;
+		if (strlen(l.line) != l.n) {
+			fail(&p, "NUL byte in line (not a text file?)");
+			goto out;
+		}
+		if (!l.newline) {
+			fail(&p, "line not terminated by a newline (truncated file?)");
+			goto out;
+		}
+		if (parse_line(&p, l.line, &legend))
+			goto out;
+	}
+	p.w.lineno = l.lineno + 1;
+	if (r < 0)
+		fail(&p, "read error: %s", strerror(errno));
+	else if (p.left)
+		fail(&p, "stack %llu: %zu frame lines missing (truncated file?)",
+		     (unsigned long long)s->v[s->n - 1].id, p.left);
+	else if (!legend)
+		fail(&p, "unexpected end of file before the '#' legend line (truncated file?)");
+	else
+		ret = 0;
+out:
+	sa_lines_free(&l);
+	sa_header_free(&p.hdr);
+	if (ret)
+		sa_stacks_free(s);
+	return ret;
+}
+
+const struct sa_stack *sa_stacks_get(const struct sa_stacks *s, uint64_t id)
+{
+	size_t lo = 0, hi = s ? s->n : 0;
+
+	while (lo < hi) {	/* the records are in id order */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].id == id)
+			return &s->v[mid];
+		if (s->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void sa_stacks_free(struct sa_stacks *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->n; i++) {
+		for (k = 0; k < s->v[i].n; k++)
+			free(s->v[i].frames[k]);
+		free(s->v[i].frames);
+	}
+	free(s->v);
+	free(s->name);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sa_stacks - parser for /proc/slab_account_stacks, format 1.x
+ * (docs/format.md): the stacks that reached captured call sites, each
+ * `stack ID N` followed by N frame lines (two spaces, then a %pS string),
+ * innermost first: frame 1 is the call site itself.  A 1.6 child row's
+ * ` @stack:ID` names one.  Records come in id order, each id once; every
+ * error names the file and line.
+ */
+#ifndef SA_STACKS_H
+#define SA_STACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SA_STACKS_PATH "/proc/slab_account_stacks"
+#define SA_STACKS_HEADER_PREFIX "slab_account stacks - version: "
+#define SA_STACKS_MAJOR 1
+
+struct sa_stack {
+	uint64_t id;		/* >= 1 */
+	char **frames;		/* innermost first */
+	size_t n;
+};
+
+struct sa_stacks {
+	char *name;		/* file name used in messages */
+	uint64_t major, minor;
+	struct sa_stack *v;	/* by id, increasing */
+	size_t n;
+};
+
+/*
+ * Parse @len bytes at @buf into @s (free it with sa_stacks_free()).  0,
+ * or -1 with @s empty and *@err a malloc()ed "NAME:LINE: what".
+ */
+int sa_stacks_parse_buffer(struct sa_stacks *s, const char *buf, size_t len, const char *name,
+			   char **err);
+
+/* The stack of id @id, or NULL. */
+const struct sa_stack *sa_stacks_get(const struct sa_stacks *s, uint64_t id);
+
+void sa_stacks_free(struct sa_stacks *s);
+
+#endif /* SA_STACKS_H */
