@@ -440,4 +440,126 @@ TEST(peak_offline_fold)
 	sa_module_unload("sa_test");
 }
 
+/* sa_test's cycle thread: N objects of kmalloc(1000) a round. */
+#define CYCLE_FUNC	"sa_test_alloc_cycle"
+#define CYCLE_N		32
+
+/*
+ * The cycle thread's objects after each of its events, replayed from its
+ * books: @allocs allocations in rounds of @n (each round's objects
+ * allocated, then all freed; the last round may stop short).  The point
+ * after @allocs - @a allocations and @allocs - @f frees is where the
+ * reset's pass read its CPU (the file's @a and @f since the reset): the
+ * most objects held from there on, or -1 if no point of the run has
+ * those counts (the file's allocs and frees are not of one moment).
+ */
+static long long cycle_most_since(unsigned long long allocs,
+				  unsigned long long a, unsigned long long f,
+				  unsigned int n)
+{
+	unsigned long long da = 0, df = 0, start = 0, round = 0;
+	long long most = -1;
+
+	if (a > allocs || f > allocs)
+		return -1;
+	for (;;) {
+		long long held = da - df;
+
+		if (most < 0 && da == allocs - a && df == allocs - f)
+			most = held;
+		if (most >= 0 && held > most)
+			most = held;
+		if (df == allocs)
+			return most;
+		if (da == df) {		/* a round begins */
+			start = da;
+			round = allocs - da < n ? allocs - da : n;
+		}
+		if (da - start < round)
+			da++;
+		else
+			df++;
+	}
+}
+
+/*
+ * A reset while a site allocates and frees on another CPU (issue 35): the
+ * peak is set before the CPUs' passes and raised at each pass's fold, so
+ * that a most reached during the reset stays.  sa_test's cycle thread,
+ * bound to the second CPU, allocates 32 objects and frees them, round
+ * after round, as fast as it can; the first CPU resets, then stops the
+ * thread (which frees what it holds), ten times.  One CPU allocates and
+ * frees there: its counts since the reset (allocs, frees) say where its
+ * pass read it in the thread's run, and the peak must be at least the
+ * most the thread held from there on (before, a peak set after every
+ * pass lost a most reached between that CPU's pass and its setting),
+ * exactly the 32 objects' bytes when it held them all since, and never
+ * more.
+ */
+TEST(peak_reset_under_load)
+{
+	unsigned int iter, checked = 0, full = 0;
+	char ko[4096], err[256];
+
+	snprintf(ko, sizeof(ko), "%s/sa_test.ko", sa_ko_dir());
+	if (access(ko, R_OK))
+		SKIP(return, "no sa_test.ko in %.900s", sa_ko_dir());
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: no reset under another CPU's load");
+	for (iter = 0; iter < 10; iter++) {
+		unsigned long long obj, bytes_most;
+		struct sa_truth all[32], *t = NULL;
+		const struct sa_row *r;
+		long long most;
+		struct sa_snap s;
+		int cpus, n;
+
+		ASSERT_EQ(0, sa_test_fresh());
+		ASSERT_EQ(0, sa_write(SA_TEST_PROC, "cycle 32 1", 10));
+		usleep(3000);
+		EXPECT_EQ(0, sa_write_on(0, SA_PROC, "reset", 5));
+		ASSERT_EQ(0, sa_write_on(0, SA_TEST_PROC, "stop", 4));
+
+		n = sa_truth_read(all, 32, &cpus);
+		for (int i = 0; i < n; i++)
+			if (!strcmp(all[i].func, CYCLE_FUNC))
+				t = &all[i];
+		ASSERT_NE(NULL, t);
+		ASSERT_EQ(0, sa_truth_to_stride(t, NULL));
+		ASSERT_LT(0, t->allocs);
+		EXPECT_EQ(t->allocs, t->frees);
+		EXPECT_EQ(0, t->live);
+		obj = t->total / t->allocs;
+		ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+		r = sa_snap_row(&s, CYCLE_FUNC, &n);
+		if (!r || !r->allocs) {
+			ksft_print_msg("reset %u: no allocation after it\n", iter);
+			sa_snap_free(&s);
+			continue;
+		}
+		most = cycle_most_since(t->allocs, r->allocs, r->frees,
+					CYCLE_N);
+		bytes_most = most > 0 ? most * obj : 0;
+		ksft_print_msg("reset %u: run of %llu allocs, %llu/%llu since the reset, peak %llu, most held since %lld x %llu\n",
+			       iter, t->allocs, r->allocs, r->frees, r->peak,
+			       most, obj);
+		EXPECT_LE(0, most) TH_LOG("allocs and frees of no one moment");
+		EXPECT_EQ(0, r->live);
+		EXPECT_EQ(0, r->objs);
+		EXPECT_LE(bytes_most, r->peak);
+		EXPECT_LE(r->peak, CYCLE_N * obj);
+		if (most == CYCLE_N) {
+			EXPECT_EQ(CYCLE_N * obj, r->peak);
+			full++;
+		}
+		checked++;
+		sa_snap_free(&s);
+	}
+	ksft_print_msg("%u of 10 resets saw allocations after them, %u a whole round\n",
+		       checked, full);
+	EXPECT_LT(0, checked) TH_LOG("no allocation after any of the resets");
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "free", 4));
+	sa_module_unload("sa_test");
+}
+
 SA_SELFTEST_MAIN(1)
