@@ -149,8 +149,9 @@
  *			every allocation that could make a new most passes
  *			the room (below): the peak is then exact.  Else it is
  *			off by what the other CPUs hold unfolded, at most a
- *			batch each, either way (`peak bound`), but for the
- *			events in flight meanwhile.
+ *			batch each, either way (`peak bound`: the largest
+ *			batch since the load), but for the events in flight
+ *			meanwhile.
  * sa_site.room		how far a CPU's .live may rise before the next look
  *			at the peak: the peak less live_alloc at the last
  *			look, at most the batch.  READ_ONCE() by the hot path

@@ -27,6 +27,14 @@ DEFINE_PER_CPU(char *, sa_cpu_ctrs);
 static struct cpumask sa_ctr_cpus;
 static atomic_t sa_nr_ctr_cpus = ATOMIC_INIT(0);
 static int sa_cpuhp_state;	/* the hotplug state, > 0 once set up */
+/*
+ * The largest batch any site's CPU counted with since the load
+ * (sa_live_batch(): SA_LIVE_BATCH, or a larger object): how far one
+ * CPU's unfolded live bytes at a site may be from 0, either way, for
+ * `peak bound`.  Raised by the slow paths only, and only by an object
+ * larger than every one before it: read-mostly.
+ */
+static atomic_long_t sa_batch_most = ATOMIC_LONG_INIT(SA_LIVE_BATCH);
 
 /* Bytes of one CPU's counters: the table's sites and the vacant one. */
 static size_t sa_ctrs_bytes(unsigned long sites)
@@ -247,14 +255,25 @@ size_t sa_sites_ctrs_bytes(unsigned long sites)
 }
 
 /*
- * How far a site's peak may be from the most it had live, for objects up
- * to SA_LIVE_BATCH bytes: every CPU with counters but the one that looks
- * may hold up to SA_LIVE_BATCH bytes unfolded, either way (a site of
- * larger objects: one of its largest objects per CPU).
+ * How far a site's peak may be from the most it had live: every CPU with
+ * counters but the one that looks may hold up to a batch unfolded,
+ * either way, and the largest batch any site used since the load is
+ * SA_LIVE_BATCH or the largest object counted past it.
  */
 u64 sa_site_peak_bound(void)
 {
-	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH;
+	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) *
+	       (unsigned long)atomic_long_read(&sa_batch_most);
+}
+
+/* A CPU counted live bytes of a site with @batch: the most, if larger. */
+static void sa_note_batch(long batch)
+{
+	long most = atomic_long_read(&sa_batch_most);
+
+	while (batch > most &&
+	       !atomic_long_try_cmpxchg(&sa_batch_most, &most, batch))
+		;
 }
 
 /* ---- the slow paths of an event ----------------------------------------- */
@@ -296,6 +315,12 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 		long batch = sa_live_batch(bytes_alloc);
 		s64 live, peak;
 
+		/*
+		 * A room above SA_LIVE_BATCH is only given here: a CPU
+		 * holds more unfolded only after such a look.
+		 */
+		if (batch > SA_LIVE_BATCH)
+			sa_note_batch(batch);
 		if (mine > batch) {
 			live = sa_site_fold_ctr(e, sa_site_ctrs(e));
 			mine = 0;
@@ -327,7 +352,12 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 noinline void sa_site_fold_free(struct sa_site *e, s64 mine,
 				unsigned long bytes)
 {
-	if (mine < -sa_live_batch(bytes))
+	long batch = sa_live_batch(bytes);
+
+	/* Below -SA_LIVE_BATCH, a CPU's bytes are only left here. */
+	if (batch > SA_LIVE_BATCH)
+		sa_note_batch(batch);
+	if (mine < -batch)
 		sa_site_fold_ctr(e, sa_site_ctrs(e));
 }
 
