@@ -145,14 +145,19 @@
  *			reset: after an allocation that passed the room, to
  *			live_alloc plus what the allocating CPU then holds
  *			unfolded (sa_site_note_slow()); after a CPU's offline
- *			fold, to live_alloc.  Reset sets it to live_alloc
- *			under sa_ctl_lock, after every CPU folded.  With every
- *			other CPU's .live at 0, that sum is the site's live
- *			bytes, and every allocation that could make a new
- *			most passes the room (below): the peak is then exact.
- *			Else it is off by what the other CPUs hold unfolded,
- *			at most a batch each, either way (`peak bound`), but
- *			for the events in flight meanwhile.
+ *			fold, to live_alloc.  Reset, under sa_ctl_lock, sets
+ *			it before the CPUs' passes to the site's live bytes
+ *			(live_alloc and every CPU's .live, read again if a
+ *			fold moved live_alloc meanwhile), and each CPU's pass
+ *			raises it so after folding that CPU: a most reached
+ *			during the reset stays.  With every other CPU's .live
+ *			at 0, a look's sum is the site's live bytes, and
+ *			every allocation that could make a new most passes
+ *			the room (below): the peak is then exact.  Else it is
+ *			off by what the other CPUs hold unfolded, at most a
+ *			batch each, either way (`peak bound`: the largest
+ *			batch since the load), but for the events in flight
+ *			meanwhile.
  * sa_site.room		how far a CPU's .live may rise before the next look
  *			at the peak: the peak less live_alloc at the last
  *			look, at most the batch.  READ_ONCE() by the hot path
@@ -161,8 +166,8 @@
  *			or may double, then, after smp_mb(), made 0 if
  *			live_alloc rose or the peak fell meanwhile (a stale
  *			larger room never stays); made 0 by an offline fold
- *			that moved live_alloc.  Reset sets the peak, smp_mb(),
- *			then 0.
+ *			or a reset's pass that moved live_alloc.  Reset sets
+ *			the peak, smp_mb(), then 0, before the passes.
  * sa_site.req_range	atomic64: the smallest and largest request (32 bits
  *			each), in the line every allocation reads.  An
  *			allocation reads it after it is counted, and widens it

@@ -27,6 +27,14 @@ DEFINE_PER_CPU(char *, sa_cpu_ctrs);
 static struct cpumask sa_ctr_cpus;
 static atomic_t sa_nr_ctr_cpus = ATOMIC_INIT(0);
 static int sa_cpuhp_state;	/* the hotplug state, > 0 once set up */
+/*
+ * The largest batch any site's CPU counted with since the load
+ * (sa_live_batch(): SA_LIVE_BATCH, or a larger object): how far one
+ * CPU's unfolded live bytes at a site may be from 0, either way, for
+ * `peak bound`.  Raised by the slow paths only, and only by an object
+ * larger than every one before it: read-mostly.
+ */
+static atomic_long_t sa_batch_most = ATOMIC_LONG_INIT(SA_LIVE_BATCH);
 
 /* Bytes of one CPU's counters: the table's sites and the vacant one. */
 static size_t sa_ctrs_bytes(unsigned long sites)
@@ -124,6 +132,37 @@ static void sa_site_set_room(struct sa_site *e, s64 live, s64 peak, long batch)
 }
 
 /*
+ * @e's live bytes as a reader on any CPU sees them: live_alloc, then
+ * every CPU's unfolded bytes, all read again (up to three times more)
+ * when a fold moved live_alloc in between.  With one CPU at a time
+ * allocating and freeing at the site, that is the live bytes of a
+ * moment between the reads, unless that CPU's fold was between its two
+ * steps at the second read of live_alloc (its bytes are then missed,
+ * never counted twice).  Never below 0.
+ */
+static s64 sa_site_live_now(const struct sa_site *e)
+{
+	int cpu, tries = 0;
+	s64 folded, live;
+
+	do {
+		folded = atomic64_read(&e->live_alloc);
+		/* live_alloc before the CPUs' bytes, as sa_site_sum(). */
+		smp_rmb();
+		live = folded;
+		for_each_cpu(cpu, &sa_ctr_cpus) {
+			struct sa_site_pcpu *c = sa_cpu_site_ctrs(cpu, e);
+
+			if (c)
+				live += (s64)sa_ctr_read(&c->live);
+		}
+		/* The CPUs' bytes before live_alloc again. */
+		smp_rmb();
+	} while (atomic64_read(&e->live_alloc) != folded && ++tries < 4);
+	return max_t(s64, live, 0);
+}
+
+/*
  * The hotplug teardown of @cpu's prepare step, after it is dead (its
  * probes are done): its live bytes folded, the peak raised to what the
  * site then has live (they were live before: a peak the CPU's unfolded
@@ -216,14 +255,25 @@ size_t sa_sites_ctrs_bytes(unsigned long sites)
 }
 
 /*
- * How far a site's peak may be from the most it had live, for objects up
- * to SA_LIVE_BATCH bytes: every CPU with counters but the one that looks
- * may hold up to SA_LIVE_BATCH bytes unfolded, either way (a site of
- * larger objects: one of its largest objects per CPU).
+ * How far a site's peak may be from the most it had live: every CPU with
+ * counters but the one that looks may hold up to a batch unfolded,
+ * either way, and the largest batch any site used since the load is
+ * SA_LIVE_BATCH or the largest object counted past it.
  */
 u64 sa_site_peak_bound(void)
 {
-	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) * SA_LIVE_BATCH;
+	return (u64)(max(sa_ctr_cpus_nr(), 1U) - 1) *
+	       (unsigned long)atomic_long_read(&sa_batch_most);
+}
+
+/* A CPU counted live bytes of a site with @batch: the most, if larger. */
+static void sa_note_batch(long batch)
+{
+	long most = atomic_long_read(&sa_batch_most);
+
+	while (batch > most &&
+	       !atomic_long_try_cmpxchg(&sa_batch_most, &most, batch))
+		;
 }
 
 /* ---- the slow paths of an event ----------------------------------------- */
@@ -265,6 +315,12 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 		long batch = sa_live_batch(bytes_alloc);
 		s64 live, peak;
 
+		/*
+		 * A room above SA_LIVE_BATCH is only given here: a CPU
+		 * holds more unfolded only after such a look.
+		 */
+		if (batch > SA_LIVE_BATCH)
+			sa_note_batch(batch);
 		if (mine > batch) {
 			live = sa_site_fold_ctr(e, sa_site_ctrs(e));
 			mine = 0;
@@ -296,7 +352,12 @@ noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 noinline void sa_site_fold_free(struct sa_site *e, s64 mine,
 				unsigned long bytes)
 {
-	if (mine < -sa_live_batch(bytes))
+	long batch = sa_live_batch(bytes);
+
+	/* Below -SA_LIVE_BATCH, a CPU's bytes are only left here. */
+	if (batch > SA_LIVE_BATCH)
+		sa_note_batch(batch);
+	if (mine < -batch)
 		sa_site_fold_ctr(e, sa_site_ctrs(e));
 }
 
@@ -408,7 +469,10 @@ void sa_site_view(struct sa_site *e, struct sa_site_view *v)
 	 * frees in between.  Exact when the site is quiet.
 	 */
 	v->live_req = min(sum.bytes_req - sum.freed_req, v->live);
-	/* Taken at a reset while allocations went on, it may trail. */
+	/*
+	 * Other CPUs' unfolded bytes may leave it below the live bytes
+	 * (within `peak bound`): never shown below them.
+	 */
 	v->peak = max_t(u64, atomic64_read(&e->peak), v->live);
 }
 
@@ -520,9 +584,20 @@ static int sa_sites_base_cpu(void *arg)
 		c = sa_cpu_site_ctrs(p->cpu, e);
 		if (!c)
 			continue;
-		/* Its live bytes folded: on that CPU, or it is offline. */
-		if (fold && sa_ctr_read(&c->live))
+		/*
+		 * Its live bytes folded: on that CPU, or it is offline.
+		 * Then the peak raised to the site's live bytes (the
+		 * other CPUs' read as they are: this CPU's bytes no longer
+		 * hide a most, nor does a stale look's reading of them),
+		 * and the room made 0: a look that took live_alloc before
+		 * the fold gave a room from it, and the next allocation
+		 * on any CPU looks again.
+		 */
+		if (fold && sa_ctr_read(&c->live)) {
 			sa_site_fold_ctr(e, c);
+			sa_site_raise_peak(e, sa_site_live_now(e));
+			WRITE_ONCE(e->room, 0);
+		}
 		for (j = 0; j < SA_CPU_SIZES; j++)
 			b->base_sizes[j] += sa_ctr_read(&c->sizes[j]);
 		b->base_frees += sa_ctr_read(&c->frees);
@@ -548,6 +623,13 @@ void sa_sites_reset(void)
 	 * The request extremes are emptied first: an event counted after
 	 * its CPU's pass widens them after this (smp_call_on_cpu() orders
 	 * the pass after it), so they hold every request since the reset.
+	 * The peak too is set first, to the live bytes as they are, then
+	 * the room made 0 (so that the next allocation looks at the new
+	 * peak); each CPU's pass raises it after its fold.  An allocation
+	 * during the reset raises it by its look as at any time: a most
+	 * reached during the passes stays (a peak set after them lost
+	 * it), and with one CPU at a time allocating and freeing there,
+	 * the peak is the most live since that CPU's pass, exactly.
 	 */
 	for (i = 0; i < p.n; i++) {
 		struct sa_site *e = sa_site_at(i);
@@ -558,12 +640,22 @@ void sa_sites_reset(void)
 		b->base_alloc = 0;
 		b->base_req = 0;
 		b->base_large = 0;
+		if (!(i % 256))
+			cond_resched();
 		if (!sa_site_ready(e))
 			continue;
 		atomic64_set(&e->req_range, SA_REQ_NONE);
 		b->base_large = atomic64_read(&e->large);
+		atomic64_set(&e->peak, sa_site_live_now(e));
+		/*
+		 * The peak before the room: a look that computed a room
+		 * from the old peak sees the new one and makes it 0
+		 * (sa_site_set_room()).
+		 */
+		smp_mb();
+		WRITE_ONCE(e->room, 0);
 	}
-	smp_mb();	/* the extremes emptied before the passes */
+	smp_mb();	/* the extremes and peaks set before the passes */
 	/* With the hotplug lock: no CPU gets counters meanwhile. */
 	cpus_read_lock();
 	for_each_cpu(cpu, &sa_ctr_cpus) {
@@ -573,22 +665,4 @@ void sa_sites_reset(void)
 			sa_sites_base_cpu(&p);
 	}
 	cpus_read_unlock();
-	for (i = 0; i < p.n; i++) {
-		struct sa_site *e = sa_site_at(i);
-
-		if (!sa_site_ready(e))
-			continue;
-		/*
-		 * Every CPU folded in its pass: the live bytes, exact for a
-		 * quiet site, as a look at the peak would see them.  Then
-		 * the room: a look that computed one from the old peak sees
-		 * the new and makes it 0 (sa_site_set_room()).
-		 */
-		atomic64_set(&e->peak,
-			     max_t(s64, atomic64_read(&e->live_alloc), 0));
-		smp_mb();	/* the peak before the room: see above */
-		WRITE_ONCE(e->room, 0);
-		if (!(i % 256))
-			cond_resched();
-	}
 }

@@ -71,6 +71,14 @@
  *   hold         kmalloc(1500) (a kmalloc-2048 object), at most 64 in
  *                all per load
  *
+ * Writing "cycle N C" starts a kernel thread bound to CPU C that, until
+ * "stop" (or "free"), allocates N objects at one site and frees them,
+ * the first allocated first, and again (at most 64 at a time); stopped,
+ * it frees the objects it holds:
+ *   cycle        kmalloc(1000) (a kmalloc-1024 object); the books count
+ *                every allocation and free, and the objects the thread
+ *                holds while it runs (live, objs)
+ *
  * At load, sa_test_alloc_init (__init code, freed after init) allocates a
  * kmalloc(72) kept until unload: its row must keep its caller's name.
  */
@@ -81,6 +89,7 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -118,6 +127,7 @@ enum {
 	SITE_SPOOL,
 	SITE_KVRE,
 	SITE_HOLD,
+	SITE_CYCLE,
 	NR_SITES
 };
 
@@ -127,6 +137,7 @@ enum {
 #define SAT_BULK_ROUNDS 4
 #define SAT_KFREE_BULK 300
 #define SAT_HOLD_SIZE 1500
+#define SAT_CYCLE_SIZE 1000
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SAT_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -143,6 +154,8 @@ struct sat_site {
 	struct sat_obj objs[MAX_OBJS];
 	unsigned int nr;		/* objects allocated (slots used) */
 	unsigned long allocs, frees, total, req;
+	/* Live objects kept outside objs[] (the cycle thread's). */
+	unsigned long out_live, out_req, out_objs;
 };
 
 static struct sat_site sat_sites[NR_SITES] = {
@@ -168,6 +181,7 @@ static struct sat_site sat_sites[NR_SITES] = {
 	[SITE_SPOOL]		= { .func = "sa_test_alloc_spool" },
 	[SITE_KVRE]		= { .func = "sa_test_alloc_kvre" },
 	[SITE_HOLD]		= { .func = "sa_test_alloc_hold" },
+	[SITE_CYCLE]		= { .func = "sa_test_alloc_cycle" },
 };
 
 static DEFINE_MUTEX(sat_lock);
@@ -412,6 +426,11 @@ sa_test_alloc_kvre(void *p, size_t oldsize, size_t size)
 static noinline void *sa_test_alloc_hold(void)
 {
 	return SAT_SITE(kmalloc(SAT_HOLD_SIZE, GFP_KERNEL));
+}
+
+static noinline void *sa_test_alloc_cycle(void)
+{
+	return SAT_SITE(kmalloc(SAT_CYCLE_SIZE, GFP_KERNEL));
 }
 
 /* Distinct bodies: not folded into one function by the compiler. */
@@ -733,9 +752,103 @@ static int sat_drop(unsigned int n)
 	return 0;
 }
 
+/* ---- the cycle thread ("cycle N C") ----------------------------------- */
+
+static struct task_struct *sat_cycle_task;	/* under sat_lock */
+static unsigned int sat_cycle_n;
+
+/* The cycle thread's books of one event at SITE_CYCLE: +1 or -1 object. */
+static void sat_cycle_note(void *ptr, int dir)
+{
+	struct sat_site *s = &sat_sites[SITE_CYCLE];
+	size_t alloc = ksize(ptr);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sat_irq_lock, flags);
+	if (dir > 0) {
+		s->allocs++;
+		s->total += alloc;
+		s->req += SAT_CYCLE_SIZE;
+		s->out_live += alloc;
+		s->out_req += SAT_CYCLE_SIZE;
+		s->out_objs++;
+	} else {
+		s->frees++;
+		s->out_live -= alloc;
+		s->out_req -= SAT_CYCLE_SIZE;
+		s->out_objs--;
+	}
+	spin_unlock_irqrestore(&sat_irq_lock, flags);
+}
+
+/*
+ * The thread: sat_cycle_n objects allocated, then freed (the first
+ * first), again and again; once told to stop, even part way through
+ * allocating, it frees what it holds and returns.  So its objects rise
+ * to n and fall to 0 in turn, and the last round may stop short of n.
+ */
+static int sat_cycle_fn(void *unused)
+{
+	void *held[MAX_OBJS];
+	unsigned int i, n;
+	bool failed = false;
+
+	while (!kthread_should_stop() && !failed) {
+		for (n = 0; n < sat_cycle_n && !kthread_should_stop(); n++) {
+			held[n] = sa_test_alloc_cycle();
+			if (!held[n]) {
+				pr_err("sa_test_alloc_cycle: allocation failed\n");
+				failed = true;
+				break;
+			}
+			sat_cycle_note(held[n], 1);
+		}
+		for (i = 0; i < n; i++) {
+			sat_cycle_note(held[i], -1);
+			kfree(held[i]);
+		}
+		cond_resched();
+	}
+	/* kthread_stop() wants the thread until it is told. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/* "cycle N C": the thread started on CPU @cpu, @n objects a round. */
+static int sat_cycle_start(unsigned int n, unsigned int cpu)
+{
+	struct task_struct *t;
+
+	if (sat_cycle_task)
+		return -EBUSY;
+	if (!n || n > MAX_OBJS || cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	sat_cycle_n = n;
+	t = kthread_create(sat_cycle_fn, NULL, "sa_test_cycle/%u", cpu);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, cpu);
+	sat_cycle_task = t;
+	wake_up_process(t);
+	return 0;
+}
+
+/* "stop": the thread stops and frees what it holds (no-op if none). */
+static void sat_cycle_stop(void)
+{
+	if (!sat_cycle_task)
+		return;
+	kthread_stop(sat_cycle_task);
+	sat_cycle_task = NULL;
+}
+
 static void sat_free_all(void)
 {
 	int site;
+
+	/* The cycle thread's objects are its own: freed when it stops. */
+	sat_cycle_stop();
 
 	for (site = 0; site < NR_SITES; site++)
 		while (sat_sites[site].allocs > sat_sites[site].frees)
@@ -754,11 +867,14 @@ static int sat_show(struct seq_file *m, void *v)
 	seq_puts(m, "# function allocs frees total req live live_req objs\n");
 	for (site = 0; site < NR_SITES; site++) {
 		struct sat_site *s = &sat_sites[site];
-		unsigned long live = 0, live_req = 0, objs = 0;
+		unsigned long live, live_req, objs;
 		unsigned long flags;
 		unsigned int i;
 
 		spin_lock_irqsave(&sat_irq_lock, flags);
+		live = s->out_live;
+		live_req = s->out_req;
+		objs = s->out_objs;
 		for (i = 0; i < s->nr; i++) {
 			if (!s->objs[i].ptr)
 				continue;
@@ -784,7 +900,7 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	char buf[16] = "";
-	unsigned int n;
+	unsigned int n, cpu;
 	int ret = count;
 
 	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
@@ -813,6 +929,10 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 		ret = sat_hold(n) ?: ret;
 	} else if (sscanf(buf, "drop %u", &n) == 1) {
 		ret = sat_drop(n) ?: ret;
+	} else if (sscanf(buf, "cycle %u %u", &n, &cpu) == 2) {
+		ret = sat_cycle_start(n, cpu) ?: ret;
+	} else if (!strcmp(buf, "stop")) {
+		sat_cycle_stop();
 	} else {
 		ret = -EINVAL;
 	}
