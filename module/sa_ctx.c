@@ -104,6 +104,7 @@ static u64 sa_ctx_cgroup(void)
 #endif
 }
 
+#if defined(CONFIG_CGROUPS) && defined(SA_HAVE_CGROUP_ID)
 /*
  * Is a cgroup2 file system mounted where systemd and the documentation
  * put it?  The kernel exports no test of the default hierarchy's
@@ -129,6 +130,7 @@ static bool sa_cgroup2_mounted(void)
 	}
 	return false;
 }
+#endif
 
 int sa_ctx_check(void)
 {
