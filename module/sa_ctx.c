@@ -34,6 +34,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
@@ -546,10 +547,29 @@ static int sa_func_extent(const char *name, const char *mod, char *buf,
 }
 
 /*
+ * Is @mod, an entry of the module list, a module's struct, not the list's
+ * head (the kernel's own, in its data)?  A module's kobject points back
+ * to it (sysfs sets it up before the module leaves MODULE_STATE_UNFORMED);
+ * at the head's place, whatever the kernel's data holds there is read
+ * without a fault and is not that pointer.  A kernel without sysfs sets
+ * no such pointer: there each module's struct is its __this_module,
+ * which module kallsyms name with CONFIG_KALLSYMS_ALL.
+ */
+static bool sa_module_struct(struct module *mod, char *buf)
+{
+	struct module *back;
+
+	if (!copy_from_kernel_nofault(&back, &mod->mkobj.mod, sizeof(back)) &&
+	    back == mod)
+		return true;
+	sprint_symbol(buf, (unsigned long)mod);
+	return !strncmp(buf, "__this_module+0x0/", 18);
+}
+
+/*
  * The module @name, loaded: its text and init text in @r.  The module
  * list is walked from this module's entry, under RCU (entries leave it
- * by list_del_rcu()); its head, in the kernel's data, is told from the
- * modules by kallsyms: each module's struct is its __this_module.
+ * by list_del_rcu()), passing over its head.
  */
 static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
 {
@@ -563,8 +583,7 @@ static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
 	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
-		sprint_symbol(buf, (unsigned long)mod);
-		if (strncmp(buf, "__this_module+0x0/", 18))
+		if (!sa_module_struct(mod, buf))
 			continue;	/* the list's head */
 		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED ||
 		    READ_ONCE(mod->state) == MODULE_STATE_GOING ||
