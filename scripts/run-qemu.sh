@@ -5,7 +5,7 @@
 #             --out DIR [--arch amd64|arm64|armhf|riscv64]
 #             [--timeout SECS (600)] [--boot-timeout SECS (180)]
 #             [--smp N (2)] [--mem MB (512)]
-#             [--icount] [--append ARGS] [--accel ACCEL]
+#             [--icount] [--append ARGS] [--accel ACCEL] [--numa N (1)]
 #
 # Boots under TCG (no KVM needed): qemu-system-x86_64; for arm64
 # qemu-system-aarch64 -M virt; for armhf (32-bit ARM) qemu-system-arm -M
@@ -18,6 +18,9 @@
 # taken out of it.
 # The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
 # --icount adds -icount shift=0,sleep=off (deterministic guest time).
+# --numa N gives the guest N NUMA nodes (-numa node with a RAM backend
+# each): the memory split evenly between them, the vCPUs dealt out in
+# turn (a node may have none: then it is memory only).
 # The default accelerator: x86 and arm64 guests run all vCPUs in one host
 # thread (-accel tcg,thread=single): multi-threaded TCG kills x86 guests
 # with an int3 Oops at kmem tracepoint sites while their static keys are
@@ -54,6 +57,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" initrd="" mode=test out="" tmo=600 btmo=180 smp=2 mem=512 icount=0 extra=""
+numa=1
 accel=""
 arch=amd64
 while [ $# -gt 0 ]; do
@@ -70,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=$2; shift ;;
 	--append) extra=$2; shift ;;
 	--accel) accel=$2; shift ;;
+	--numa) numa=$2; shift ;;
 	*) die "run-qemu.sh: unknown argument $1" ;;
 	esac
 	shift
@@ -77,6 +82,10 @@ done
 case "$btmo" in
 '' | *[!0-9]*) die "run-qemu.sh: --boot-timeout $btmo: seconds, or 0 for none" ;;
 esac
+case "$numa" in
+'' | *[!0-9]* | 0) die "run-qemu.sh: --numa $numa: a number of nodes, 1 or more" ;;
+esac
+[ $((mem % numa)) = 0 ] || die "run-qemu.sh: --mem $mem does not split into $numa nodes"
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
 fi
@@ -147,6 +156,16 @@ args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
 if [ $icount = 1 ]; then
 	args+=(-icount "shift=0,sleep=off")
 fi
+if [ "$numa" -gt 1 ]; then
+	for ((n = 0; n < numa; n++)); do
+		cpus=""
+		for ((c = n; c < smp; c += numa)); do
+			cpus+=",cpus=$c"
+		done
+		args+=(-object "memory-backend-ram,id=sa-node$n,size=$((mem / numa))M"
+		       -numa "node,nodeid=$n${cpus},memdev=sa-node$n")
+	done
+fi
 
 # Polls the console until /init's line SA_INIT is there or QEMU
 # is gone; past $btmo seconds without it, marks the boot hung and stops
@@ -168,6 +187,7 @@ watch_boot() {
 
 kname=$(basename "$kernel") ic=""
 [ $icount = 0 ] || ic=", icount"
+[ "$numa" = 1 ] || ic+=", $numa NUMA nodes"
 start=$(date +%s)
 rc=0 hung=0
 if [ "$mode" = shell ]; then
