@@ -40,7 +40,13 @@
  *			the same name (sa_site_note_type()); .fast is derived
  *			from them and only ever holds a value the site once
  *			had, so a stale read lets pass only allocations that
- *			need no note.
+ *			need no note.  SA_TYPE_CAPTURED is the exception:
+ *			set and cleared by capture writes (sa_ctx.c), each
+ *			followed by sa_site_set_fast(), which reads the type
+ *			again after its store of .fast until it did not
+ *			change, so the last store is of the last type; an
+ *			allocation that passed on a stale .fast meanwhile is
+ *			counted in the site's own row.
  * sa_cpu_ctrs		a CPU's array, zeroed, published with
  *			smp_store_release() by the hotplug prepare step before
  *			the CPU comes up (it runs no probe before), or for a
@@ -253,7 +259,7 @@
 
 #include "sa_arch.h"
 
-#define SA_FORMAT_VERSION	"1.5"
+#define SA_FORMAT_VERSION	"1.6"
 #define SA_NAME_LEN		24	/* a cache's name as the row shows it */
 #define SA_PROBE_BUCKETS	4	/* buckets an object may spill into */
 #define SA_KEY_BUSY		1UL	/* slot claimed, key not yet published */
@@ -271,6 +277,12 @@ enum sa_site_type {
 	SA_TYPE_KMALLOC	= BIT(0),
 	SA_TYPE_CACHE	= BIT(1),
 	SA_TYPE_MULTI	= BIT(2),	/* several caches */
+	/*
+	 * Under capture (sa_ctx.c): its allocations take the slow path,
+	 * which counts them in the child row of their stack.  Set and
+	 * cleared under sa_ctl_lock, or set before the site is published.
+	 */
+	SA_TYPE_CAPTURED = BIT(3),
 };
 
 /*
@@ -420,6 +432,9 @@ enum sa_stat {
 	SA_STAT_RESIZED_UNKNOWN, /* ... that the table did not hold */
 	SA_STAT_TWICE,		/* allocations reported twice */
 	SA_STAT_UNWRAP_FAILED,	/* helper's caller not found on the stack */
+	SA_STAT_CTX_DROPPED,	/* no room for a context row: the parent's */
+	SA_STAT_STACKS_DROPPED,	/* no room for a stack: the parent's row */
+	SA_STAT_STACKS_UNSEEN,	/* the stack did not show the call site */
 	SA_NR_STATS
 };
 

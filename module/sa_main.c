@@ -14,6 +14,8 @@
  *   sa_unloads.c	what a module left live when it unloaded, and
  *			/proc/slab_account_unloads
  *   sa_unwrap.c	allocation helpers, and the callers behind them
+ *   sa_ctx.c		context rows: a site's rows split by cgroup, node
+ *			or task
  *   sa_tracepoints.c	the kmem tracepoint probes, for every era
  *   sa_kprobes.c	the paths the tracepoints do not report
  *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
@@ -37,6 +39,7 @@
 
 #include "sa_control.h"
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_detail.h"
 #include "sa_kmem_cache.h"
 #include "sa_loads.h"
@@ -87,7 +90,8 @@ static int sa_fit_vmalloc(unsigned long *objs, unsigned long *sites,
 
 	for (;;) {
 		need = (u64)sa_objects_bytes(*objs) + sa_sites_bytes(*sites) +
-		       sa_sites_ctrs_bytes(*sites) + sa_names_bytes(*sites);
+		       sa_sites_ctrs_bytes(*sites) + sa_names_bytes(*sites) +
+		       (sa_split ? sa_ctx_bytes(*sites) : 0);
 		if (need <= room)
 			return 0;
 		if (auto_objs && *objs > 8192)
@@ -107,6 +111,7 @@ static int sa_fit_vmalloc(unsigned long *objs, unsigned long *sites,
 
 static void sa_free_tables(void)
 {
+	sa_ctx_free();
 	sa_names_free();
 	sa_sites_free();
 	sa_objects_free();
@@ -164,6 +169,9 @@ static int sa_alloc_tables(void)
 		ret = sa_sites_alloc(sites, &site_bytes);
 	if (!ret)
 		ret = sa_names_alloc(sites, &name_bytes);
+	if (!ret)
+		ret = sa_ctx_alloc(sites);
+	/* The context rows' table is the header's to add (sa_proc.c). */
 	sa_table_bytes = obj_bytes + site_bytes + name_bytes;
 	sa_object_bytes = obj_bytes;
 	if (ret) {
@@ -189,6 +197,10 @@ static int __init sa_init(void)
 	if (ret)
 		return ret;
 	ret = sa_kmem_cache_check();
+	if (ret)
+		return ret;
+	/* split= and capture= against this kernel, before anything else. */
+	ret = sa_ctx_check();
 	if (ret)
 		return ret;
 	t = sa_step("check struct kmem_cache", t0);

@@ -19,6 +19,7 @@
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_objects.h"
 #include "sa_sites.h"
 
@@ -334,6 +335,8 @@ sa_account_alloc_slow(unsigned long unused, unsigned long call_site,
 		e = sa_site_unwrap(e, s);
 	if (unlikely(!e))
 		return;		/* call-site table full */
+	/* A split or captured site: the row of the allocation's context. */
+	e = sa_ctx_site(e, ptr, s);
 
 	/* At most KMALLOC_MAX_SIZE was handed out (sa_main.c): 32 bits. */
 	alloc32 = bytes_alloc;
@@ -488,7 +491,10 @@ void sa_account_recharge(const void *ptr, unsigned long call_site,
 		if (e && e->helper)
 			e = sa_site_unwrap(e, NULL);
 	}
-	if (!e || e == old)
+	if (!e)
+		return;
+	e = sa_ctx_site(e, ptr, NULL);
+	if (e == old)
 		return;
 	bytes_alloc = val->bytes_alloc;
 	bytes_req = READ_ONCE(val->bytes_req);

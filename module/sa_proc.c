@@ -23,6 +23,7 @@
 
 #include "sa_control.h"
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_loads.h"
 #include "sa_names.h"
 #include "sa_objects.h"
@@ -81,7 +82,7 @@ static void sa_seq_header(struct seq_file *m)
 	struct sa_reader *r = m->private;
 	u64 total = 0, req = 0, live = 0, live_req = 0, objs = 0;
 	u64 allocs = 0, frees = 0, callers = 0, tracked = 0, sites = 0;
-	u64 hidden = 0;
+	u64 hidden = 0, captured = 0, children = 0;
 	unsigned int i, n = sa_sites_seen();
 	unsigned long advice;
 	struct sa_site_view v;
@@ -101,6 +102,10 @@ static void sa_seq_header(struct seq_file *m)
 		if (!sa_site_ready(e))
 			continue;
 		sites++;
+		if (sa_ctx_is_child(i))
+			children++;
+		else if ((READ_ONCE(e->type) & SA_TYPE_CAPTURED) && !e->owner)
+			captured++;
 		sa_site_view(e, &v);
 		/* Every object in the table is counted at one site. */
 		tracked += v.objs;
@@ -142,7 +147,7 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "call sites: %llu\n", sites);
 	seq_printf(m, "call site capacity: %u\n", sa_site_cap);
 	seq_printf(m, "table memory: %zu\n",
-		   sa_proc_table_bytes + sa_ctrs_memory());
+		   sa_proc_table_bytes + sa_ctrs_memory() + sa_ctx_memory());
 	/* 1.1: the paths beyond the tracepoints, and what they saw. */
 	for (p = 0; p < SA_NR_PATHS; p++)
 		if (sa_path_name(p))
@@ -172,6 +177,11 @@ static void sa_seq_header(struct seq_file *m)
 		seq_printf(m, "advised max_objects: %lu\n", advice);
 	/* 1.5: how far a row's peak may be from the most it had live. */
 	seq_printf(m, "peak bound: %llu\n", sa_site_peak_bound());
+	/* 1.6: context rows (sa_ctx.c): the split, capture, stacks. */
+	seq_printf(m, "split: %s\n", sa_split_name());
+	seq_printf(m, "captured sites: %llu\n", captured);
+	seq_printf(m, "context rows: %llu\n", children);
+	seq_printf(m, "context rows dropped: %llu\n", st.n[SA_STAT_CTX_DROPPED]);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
@@ -250,6 +260,8 @@ void sa_proc_site_id(struct seq_file *m, struct sa_site *e, char *sym)
 	/* 1.3: the site of a module load that has gone. */
 	if (sa_load_gone(e->owner))
 		seq_printf(m, " unloaded#%u", sa_load_seq(e->owner));
+	/* 1.6: a context row's context, last. */
+	sa_ctx_suffix(m, e - sa_sites);
 	seq_putc(m, '\n');
 }
 

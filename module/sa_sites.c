@@ -7,8 +7,9 @@
  * call site and never removed while the module is loaded.  This file owns
  * the table's memory, the slow insert, what a site notes of its type and
  * cache, the site a helper's allocation is charged to (sa_unwrap.c finds
- * it), the walk of the sites the files show, and retirement.  The sites'
- * counters are sa_ctrs.c's.
+ * it), the entries of context rows (sa_ctx.c finds them), the walk of the
+ * sites the files show, and retirement.  The sites' counters are
+ * sa_ctrs.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +21,7 @@
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_kmem_cache.h"
 #include "sa_sites.h"
 #include "sa_unwrap.h"
@@ -137,6 +139,15 @@ static bool sa_name_shows(const char *shown, const char *name)
 	return shown[i] == '\0';
 }
 
+/*
+ * Does every allocation at @e take the slow path, whatever its kind: a
+ * site in a helper (unwrapped), under capture, or any site with a split.
+ */
+static bool sa_site_slow_only(const struct sa_site *e, unsigned long type)
+{
+	return e->helper || sa_split || (type & SA_TYPE_CAPTURED);
+}
+
 static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 {
 	char *name = sa_site_cold(e)->name;
@@ -144,7 +155,7 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 
 	/* A spare entry may have been named for another site already. */
 	name[0] = '\0';
-	e->fast = e->helper ? SA_FAST_NONE : s;
+	e->fast = sa_site_slow_only(e, e->type) ? SA_FAST_NONE : s;
 	if (!s) {
 		e->type |= SA_TYPE_KMALLOC;
 		return;
@@ -158,6 +169,7 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 		name[i] = sa_name_char(name[i]);
 }
 
+/* An entry of the table for a new site: its index, sa_site_cap if full. */
 static int sa_site_reserve(void)
 {
 	int idx = this_cpu_xchg(sa_spare_site, -1);
@@ -192,6 +204,8 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				atomic64_set(&e->req_range, SA_REQ_NONE);
 				/* Zeroed at load, used by no site before. */
 				e->ctr = idx * sizeof(struct sa_site_pcpu);
+				if (sa_capture_match(e))
+					e->type |= SA_TYPE_CAPTURED;
 				sa_site_set_cache(e, s);
 			}
 			e = sa_site_at(idx);
@@ -220,19 +234,32 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
  * so a value computed from an older state, stored late, is still one the
  * site once had: allocations it lets pass need no change either.
  */
-static void sa_site_set_fast(struct sa_site *e)
+void sa_site_set_fast(struct sa_site *e)
 {
-	unsigned long type = READ_ONCE(e->type);
-	const struct kmem_cache *fast = SA_FAST_NONE;
+	unsigned long type = READ_ONCE(e->type), again;
+	const struct kmem_cache *fast;
 
-	if (e->helper)
-		fast = SA_FAST_NONE;	/* every allocation is unwrapped */
-	else if (type == SA_TYPE_KMALLOC)
-		fast = NULL;
-	else if (type == SA_TYPE_CACHE)
-		fast = READ_ONCE(e->cache);
-	if (READ_ONCE(e->fast) != fast)
-		WRITE_ONCE(e->fast, fast);
+	for (;;) {
+		/* Each allocation looked at, but for one kind's. */
+		fast = SA_FAST_NONE;
+		if (!sa_site_slow_only(e, type) && type == SA_TYPE_KMALLOC)
+			fast = NULL;
+		else if (!sa_site_slow_only(e, type) && type == SA_TYPE_CACHE)
+			fast = READ_ONCE(e->cache);
+		if (READ_ONCE(e->fast) != fast)
+			WRITE_ONCE(e->fast, fast);
+		/*
+		 * A capture write sets or clears a type bit, then calls this:
+		 * the store above and that bit's are ordered by full
+		 * barriers on both sides, so one of the two calls sees the
+		 * other's type and the last store is of the last type.
+		 */
+		smp_mb();
+		again = READ_ONCE(e->type);
+		if (again == type)
+			return;
+		type = again;
+	}
 }
 
 static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
@@ -252,7 +279,7 @@ static void sa_site_note_cache(struct sa_site *e, const struct kmem_cache *s)
 		set_bit(__ffs(SA_TYPE_MULTI), &e->type);
 }
 
-static void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
+void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s)
 {
 	unsigned long want = s ? SA_TYPE_CACHE : SA_TYPE_KMALLOC;
 
@@ -315,6 +342,44 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 	return sa_site_get_via(caller, s, via);
 }
 
+/* ---- context rows ------------------------------------------------------ */
+
+struct sa_site *sa_site_new_child(struct sa_site *parent)
+{
+	int idx = sa_site_reserve();
+	struct sa_site *c;
+
+	if (idx >= sa_site_cap)
+		return NULL;
+	c = sa_site_at(idx);
+	memset(c, 0, sizeof(*c));
+	c->call_site = parent->call_site;
+	c->via = READ_ONCE(parent->via);
+	c->off = (char *)c - (char *)sa_sites;
+	atomic64_set(&c->req_range, SA_REQ_NONE);
+	/* Zeroed at load, used by no site before. */
+	c->ctr = idx * sizeof(struct sa_site_pcpu);
+	/* Its parent's kind; never in the hash, no fast path passes it. */
+	c->type = READ_ONCE(parent->type) & ~SA_TYPE_CAPTURED;
+	c->cache = READ_ONCE(parent->cache);
+	c->fast = SA_FAST_NONE;
+	/* Named before the parent was published: not written since. */
+	memcpy(sa_site_cold(c)->name, sa_site_cold(parent)->name, SA_NAME_LEN);
+	sa_site_cold(c)->hidden = 0;
+	return c;
+}
+
+void sa_site_publish_child(struct sa_site *c)
+{
+	/* For readers of the whole table. */
+	smp_store_release(&c->ready, 1);
+}
+
+void sa_site_spare(struct sa_site *c)
+{
+	this_cpu_cmpxchg(sa_spare_site, -1, (int)(c - sa_sites));
+}
+
 /* ---- the files' walk, retirement ------------------------------------- */
 
 struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, u32 gen,
@@ -344,6 +409,7 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, u32 gen,
 
 void sa_sites_retire(unsigned long start, unsigned long end, u16 owner)
 {
+	unsigned int i, n;
 	unsigned long h;
 
 	lockdep_assert_held(&sa_ctl_lock);
@@ -356,6 +422,21 @@ void sa_sites_retire(unsigned long start, unsigned long end, u16 owner)
 			WRITE_ONCE(sa_site_hash[h], &sa_site_retired);
 		}
 		if (!(h % 4096))
+			cond_resched();
+	}
+	/*
+	 * Context rows of those sites: never in the hash, they are found
+	 * through their parent, which a later allocation there no longer
+	 * finds.  Those of an earlier load's retired sites keep its owner.
+	 */
+	n = sa_sites_seen();
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (sa_site_ready(e) && sa_ctx_is_child(i) && !e->owner &&
+		    e->call_site >= start && e->call_site < end)
+			e->owner = owner;
+		if (!(i % 4096))
 			cond_resched();
 	}
 }

@@ -56,6 +56,30 @@ struct sa_site *sa_site_get_via(unsigned long caller,
  */
 struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s);
 
+/*
+ * The kind @s says (NULL kmalloc, else its cache) noted at @e, and the
+ * fast path's key made again; sa_site_set_fast() after a change of
+ * SA_TYPE_CAPTURED (sa_core.h, the notes on ordering).
+ */
+void sa_site_note_type(struct sa_site *e, const struct kmem_cache *s);
+void sa_site_set_fast(struct sa_site *e);
+
+/*
+ * Any context: an entry for a child row of @parent (sa_ctx.c), filled as
+ * its parent's but for its counters, not yet published; NULL when the
+ * table is full.  Published once it is in the child table, or given back
+ * as this CPU's spare entry.
+ */
+struct sa_site *sa_site_new_child(struct sa_site *parent);
+void sa_site_publish_child(struct sa_site *c);
+void sa_site_spare(struct sa_site *c);
+
+/*
+ * Any context, for a site not yet published: does a capture rule
+ * (sa_ctx.c) select it?
+ */
+bool sa_capture_match(const struct sa_site *e);
+
 /* Entries handed out so far (some may be spares, not yet ready). */
 unsigned int sa_sites_seen(void);
 

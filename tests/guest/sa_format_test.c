@@ -65,7 +65,7 @@ TEST(header_and_keys)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		EXPECT_TRUE(sa_snap_has_key(&s, keys[i])) TH_LOG("no '%s'", keys[i]);
 	}
-	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.5\n", 28));
+	ASSERT_EQ(0, strncmp(s.text, "slab_account - version: 1.6\n", 28));
 	for (int i = 0; i < s.nkeys; i++) {
 		const char *name = s.keys[i].name, *why;
 		char un[64];
