@@ -529,12 +529,20 @@ def ctx_report(res, meta):
         out.append("captured: %d stack(s), %d context row(s), %d captured"
                    " site(s)" % (cap[4], cap[5], cap[6]))
     ot = meta.get("object_table", [""])
+    unc = nums("ctx_uncaptured")
     if cap and ot and ot[0].isdigit():
         site = (cap[0] - cap[2] - int(ot[0])) / cap[1]
-        doc["context_row_bytes"] = site
-        out.append("a context row: a slot of the call-site table, %.0f bytes"
-                   " (table memory less the object table and the stacks,"
-                   " per call-site slot)" % site)
+        doc["site_slot_bytes"] = site
+        out.append("a context row (a stack row too) takes a slot of the"
+                   " call-site table: %.0f bytes per slot (table memory"
+                   " less the object table and the stacks, per slot)" % site)
+    task = nums("ctx_split=task")
+    if task and unc:
+        keys = (task[0] - unc[0]) / task[1]
+        doc["split_key_bytes"] = keys
+        out.append("with a split, the context table's keys: %d bytes more"
+                   " table memory at load than without, %.0f per call-site"
+                   " slot" % (task[0] - unc[0], keys))
     for c in CTX_CONFIGS[2:]:
         v = nums("ctx_" + c)
         if v:
