@@ -8,10 +8,12 @@
  * extremes; the object's value names it, so frees, ages and verdicts
  * need nothing new), never in the site hash, found through this file's
  * lock-free table keyed by (parent, stack, context).  This file owns the
- * split= parameter and its checks at load, the context of an allocation,
- * the child table and its keys, and how a child row names its context.
- * A site neither captured nor split keeps the fast path as it was:
- * sa_ctx_site() is one test of the slow path.
+ * split= and capture= parameters and their checks at load, the context
+ * of an allocation, the child table and its keys, how a child row names
+ * its context, and the capture rules and their control writes (the
+ * stacks themselves are sa_stacks.c's).  A site neither captured nor
+ * split keeps the fast path as it was: sa_ctx_site() is one test of the
+ * slow path.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,8 +21,11 @@
 #include <linux/ctype.h>
 #include <linux/hardirq.h>
 #include <linux/jhash.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/magic.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/namei.h>
 #include <linux/nodemask.h>
@@ -33,9 +38,16 @@
 
 #include "sa_core.h"
 #include "sa_ctx.h"
+#include "sa_loads.h"
+#include "sa_names.h"
 #include "sa_sites.h"
+#include "sa_stacks.h"
 
 static char *split = "none";
+static char *capture;
+module_param(capture, charp, 0444);
+MODULE_PARM_DESC(capture,
+		 "sites put under capture at load: SPEC[,SPEC...], each FUNCTION, FUNCTION+0xOFF, module:NAME or cache:NAME");
 module_param(split, charp, 0444);
 MODULE_PARM_DESC(split,
 		 "rows split by one context: none, cgroup (cgroup v2 id), node (NUMA node of the object) or task (its name)");
@@ -339,7 +351,13 @@ struct sa_site *sa_ctx_child(struct sa_site *e, const void *ptr,
 		return e;
 	memset(&k, 0, sizeof(k));
 	k.parent = (u32)(e - sa_sites) + 1;
-	if (!sa_ctx_fill(&k, ptr))
+	if (READ_ONCE(e->type) & SA_TYPE_CAPTURED) {
+		/* No stack (counted): the site's own row. */
+		k.stack = sa_stack_get(e->call_site);
+		if (!k.stack)
+			return e;
+	}
+	if (!sa_ctx_fill(&k, ptr) && !k.stack)
 		return e;
 	c = sa_ctx_find(e, &k);
 	/* The child's kind as its parent notes it (sa_site_get()). */
@@ -376,8 +394,458 @@ void sa_ctx_suffix(struct seq_file *m, unsigned int idx)
 	}
 }
 
-/* Capture rules come with the stack table: none yet. */
+/* ---- capture rules ------------------------------------------------------ */
+
+#define SA_MAX_RULES	16
+#define SA_SPEC_LEN	160
+
+enum sa_rule_kind {
+	SA_RULE_FUNC,		/* every site in [start, end) */
+	SA_RULE_SITE,		/* the site at start */
+	SA_RULE_MODULE,		/* sites in a module's text or init text */
+	SA_RULE_CACHE,		/* sites of type cache:NAME */
+};
+
+/*
+ * A rule.  .used and .spec are sa_ctl_lock's.  The probes read a rule
+ * whose .armed they see set (an acquire) and its kind, range and name,
+ * written before it was armed; a rule is disarmed, then
+ * synchronize_rcu() (probes run in an RCU read side: preemption off)
+ * before any of them changes.  A module rule is
+ * armed while its module is loaded (sa_capture_module()).
+ */
+struct sa_rule {
+	int armed;
+	bool used;
+	enum sa_rule_kind kind;
+	unsigned long start, end;
+	unsigned long istart, iend;
+	char name[MODULE_NAME_LEN];
+	char spec[SA_SPEC_LEN];
+};
+
+static struct sa_rule sa_rules[SA_MAX_RULES];
+static unsigned int sa_nr_rules;
+
+unsigned int sa_capture_rules(void)
+{
+	return sa_nr_rules;
+}
+
+static bool sa_rule_match(const struct sa_rule *r, const struct sa_site *e)
+{
+	unsigned long cs = e->call_site;
+
+	switch (r->kind) {
+	case SA_RULE_FUNC:
+		return cs >= r->start && cs < r->end;
+	case SA_RULE_SITE:
+		return cs == r->start;
+	case SA_RULE_MODULE:
+		return (cs >= r->start && cs < r->end) ||
+		       (cs >= r->istart && cs < r->iend);
+	case SA_RULE_CACHE:
+		return (READ_ONCE(e->type) & SA_TYPE_CACHE) &&
+		       !strncmp(sa_site_cold(e)->name, r->name, SA_NAME_LEN);
+	}
+	return false;
+}
+
 bool sa_capture_match(const struct sa_site *e)
 {
+	unsigned int i;
+
+	if (!READ_ONCE(sa_nr_rules))
+		return false;
+	for (i = 0; i < SA_MAX_RULES; i++)
+		/* Pairs with the release that armed it: its fields. */
+		if (smp_load_acquire(&sa_rules[i].armed) &&
+		    sa_rule_match(&sa_rules[i], e))
+			return true;
 	return false;
+}
+
+/*
+ * Under sa_ctl_lock: each site of the hash captured as the rules say,
+ * its fast path's key made again.  Context rows are never captured.
+ */
+static void sa_capture_apply(void)
+{
+	unsigned int i, n = sa_sites_seen();
+
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+		bool want, have;
+
+		if (!(i % 256))
+			cond_resched();
+		if (!sa_site_ready(e) || sa_ctx_is_child(i) || e->owner)
+			continue;
+		want = sa_capture_match(e);
+		have = READ_ONCE(e->type) & SA_TYPE_CAPTURED;
+		if (want == have)
+			continue;
+		if (want)
+			set_bit(__ffs(SA_TYPE_CAPTURED), &e->type);
+		else
+			clear_bit(__ffs(SA_TYPE_CAPTURED), &e->type);
+		/* The bit before the key's store (sa_site_set_fast()). */
+		smp_mb__after_atomic();
+		sa_site_set_fast(e);
+	}
+}
+
+/*
+ * The extent [*start, *end) of the function named @name (in module @mod
+ * when not NULL), as kallsyms names it; -ENOENT when there is none.  A
+ * kprobe registered disabled (never armed) resolves the name, as
+ * sa_unwrap.c does; a refusal after that (a function kprobes may not
+ * probe) still gave the address.  @buf: KSYM_SYMBOL_LEN.
+ */
+static int sa_func_extent(const char *name, const char *mod, char *buf,
+			  unsigned long *start, unsigned long *end)
+{
+#ifdef CONFIG_KPROBES
+	char sym[KSYM_NAME_LEN + MODULE_NAME_LEN + 2];
+	unsigned long off, size, addr;
+	struct kprobe kp = { .flags = KPROBE_FLAG_DISABLED };
+	char *plus, *bracket;
+
+	snprintf(sym, sizeof(sym), "%s%s%s", mod ? mod : "", mod ? ":" : "",
+		 name);
+	kp.symbol_name = sym;
+	if (!register_kprobe(&kp))
+		unregister_kprobe(&kp);
+	if (IS_ERR_OR_NULL(kp.addr))
+		return -ENOENT;
+	addr = (unsigned long)kp.addr;
+	sprint_symbol(buf, addr);
+	bracket = strchr(buf, ' ');
+	if (bracket)
+		*bracket = '\0';
+	plus = strrchr(buf, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 || !size)
+		return -ENOENT;
+	*plus = '\0';
+	if (strcmp(buf, name))
+		return -ENOENT;
+	*start = addr - off;
+	*end = *start + size;
+	return 0;
+#else
+	return -ENOENT;
+#endif
+}
+
+/*
+ * The module @name, loaded: its text and init text in @r.  The module
+ * list is walked from this module's entry, under RCU (entries leave it
+ * by list_del_rcu()); its head, in the kernel's data, is told from the
+ * modules by kallsyms: each module's struct is its __this_module.
+ */
+static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
+{
+	struct module *mod;
+	bool found = false;
+
+	if (!strcmp(THIS_MODULE->name, name)) {
+		sa_loads_text(THIS_MODULE, false, &r->start, &r->end);
+		sa_loads_text(THIS_MODULE, true, &r->istart, &r->iend);
+		return true;
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
+		sprint_symbol(buf, (unsigned long)mod);
+		if (strncmp(buf, "__this_module+0x0/", 18))
+			continue;	/* the list's head */
+		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED ||
+		    READ_ONCE(mod->state) == MODULE_STATE_GOING ||
+		    strcmp(mod->name, name))
+			continue;
+		sa_loads_text(mod, false, &r->start, &r->end);
+		sa_loads_text(mod, true, &r->istart, &r->iend);
+		found = true;
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Is there a cache @name: its sysfs directory (SLUB), or a site of it? */
+static bool sa_cache_exists(const char *name)
+{
+	char path[32 + SA_NAME_LEN];
+	unsigned int i, n = sa_sites_seen();
+	struct path p;
+
+	if (!strchr(name, '/')) {
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s", name);
+		if (!kern_path(path, LOOKUP_FOLLOW, &p)) {
+			path_put(&p);
+			return true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct sa_site *e = sa_site_at(i);
+
+		if (sa_site_ready(e) && (READ_ONCE(e->type) & SA_TYPE_CACHE) &&
+		    !strncmp(sa_site_cold(e)->name, name, SA_NAME_LEN))
+			return true;
+	}
+	return false;
+}
+
+/* A word: letters, digits, '_', '.', '-' (a symbol, module or cache). */
+static bool sa_word(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= max)
+		return false;
+	for (; *s; s++)
+		if (!isalnum(*s) && *s != '_' && *s != '.' && *s != '-' &&
+		    *s != ':')
+			return false;
+	return true;
+}
+
+/*
+ * @spec (FUNCTION[+0xOFF[/0xLEN]][ [MODULE]], module:NAME, cache:NAME)
+ * made into @r; 0, -EINVAL (malformed) or -ENOENT (no such thing), with
+ * a log line.  @buf: KSYM_SYMBOL_LEN.
+ */
+static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
+{
+	char fn[KSYM_NAME_LEN], mod[MODULE_NAME_LEN] = "", *plus;
+	unsigned long off = 0, len = 0, start, end;
+	const char *p;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	strscpy(r->spec, spec, sizeof(r->spec));
+	if (!strncmp(spec, "module:", 7)) {
+		r->kind = SA_RULE_MODULE;
+		if (!sa_word(spec + 7, MODULE_NAME_LEN) || strchr(spec + 7, ':'))
+			goto bad;
+		strscpy(r->name, spec + 7, sizeof(r->name));
+		if (!sa_module_find(r->name, r, buf)) {
+			pr_err("capture %s: module %s is not loaded\n", spec,
+			       r->name);
+			return -ENOENT;
+		}
+		return 0;
+	}
+	if (!strncmp(spec, "cache:", 6)) {
+		r->kind = SA_RULE_CACHE;
+		if (!spec[6] || strlen(spec + 6) >= SA_NAME_LEN ||
+		    strpbrk(spec + 6, " \t\n"))
+			goto bad;
+		strscpy(r->name, spec + 6, SA_NAME_LEN);
+		if (!sa_cache_exists(r->name)) {
+			pr_err("capture %s: no cache %s (/sys/kernel/slab/%s, or a site of it)\n",
+			       spec, r->name, r->name);
+			return -ENOENT;
+		}
+		return 0;
+	}
+	/* FUNCTION[+0xOFF[/0xLEN]][ [MODULE]] */
+	p = strchr(spec, ' ');
+	if (p) {
+		size_t n = strlen(p);
+
+		if (n < 4 || p[1] != '[' || p[n - 1] != ']' ||
+		    n - 3 >= sizeof(mod))
+			goto bad;
+		memcpy(mod, p + 2, n - 3);
+		mod[n - 3] = '\0';
+		if (!sa_word(mod, sizeof(mod)) || strchr(mod, ':'))
+			goto bad;
+	} else {
+		p = spec + strlen(spec);
+	}
+	if (p - spec >= sizeof(fn))
+		goto bad;
+	memcpy(fn, spec, p - spec);
+	fn[p - spec] = '\0';
+	plus = strchr(fn, '+');
+	if (plus) {
+		char *slash = strchr(plus, '/');
+
+		if (slash) {
+			*slash = '\0';
+			if (strncmp(slash + 1, "0x", 2) ||
+			    kstrtoul(slash + 3, 16, &len) || !len)
+				goto bad;
+		}
+		if (strncmp(plus, "+0x", 3) || kstrtoul(plus + 3, 16, &off))
+			goto bad;
+		*plus = '\0';
+		r->kind = SA_RULE_SITE;
+	} else {
+		r->kind = SA_RULE_FUNC;
+	}
+	if (!sa_word(fn, sizeof(fn)) || strchr(fn, ':'))
+		goto bad;
+	ret = sa_func_extent(fn, mod[0] ? mod : NULL, buf, &start, &end);
+	if (ret) {
+		pr_err("capture %s: no function %s%s%s%s\n", spec, fn,
+		       mod[0] ? " in module " : "", mod, IS_ENABLED(CONFIG_KPROBES) ?
+		       "" : " (functions are found by name through kprobes: CONFIG_KPROBES)");
+		return ret;
+	}
+	if (r->kind == SA_RULE_SITE) {
+		if ((len && len != end - start) || off >= end - start) {
+			pr_err("capture %s: %s is 0x%lx bytes long\n", spec, fn,
+			       end - start);
+			return -ENOENT;
+		}
+		start += off;
+		end = start + 1;
+	}
+	r->start = start;
+	r->end = end;
+	return 0;
+bad:
+	pr_err("capture %s: not FUNCTION, FUNCTION+0xOFF[/0xLEN][ [MODULE]], module:NAME or cache:NAME\n",
+	       spec);
+	return -EINVAL;
+}
+
+/* Under sa_ctl_lock: put the sites @spec names under capture. */
+static int sa_capture_add(const char *spec)
+{
+	static char buf[KSYM_SYMBOL_LEN];	/* sa_ctl_lock */
+	static struct sa_rule r;		/* sa_ctl_lock */
+	unsigned int i, slot = SA_MAX_RULES;
+	int ret;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	if (!sa_stacks_usable()) {
+		pr_err("capture %s: this kernel cannot walk stacks (CONFIG_STACKTRACE)\n",
+		       spec);
+		return -EOPNOTSUPP;
+	}
+	ret = sa_rule_parse(spec, &r, buf);
+	if (ret)
+		return ret;
+	for (i = 0; i < SA_MAX_RULES; i++) {
+		if (sa_rules[i].used && !strcmp(sa_rules[i].spec, r.spec))
+			return 0;	/* already a rule */
+		if (!sa_rules[i].used && slot == SA_MAX_RULES)
+			slot = i;
+	}
+	if (slot == SA_MAX_RULES) {
+		pr_err("capture %s: %u rules already (uncapture one)\n", spec,
+		       SA_MAX_RULES);
+		return -ENOSPC;
+	}
+	ret = sa_ctx_make();
+	if (!ret)
+		ret = sa_stacks_make();
+	if (ret)
+		return ret;
+	sa_rules[slot] = r;
+	sa_rules[slot].used = true;
+	WRITE_ONCE(sa_nr_rules, sa_nr_rules + 1);
+	/* Its fields before it is seen armed. */
+	smp_store_release(&sa_rules[slot].armed, 1);
+	/*
+	 * A site being added meanwhile that missed the rule is published
+	 * once no probe is in the RCU read side it was in: then the walk
+	 * sees it.
+	 */
+	synchronize_rcu();
+	sa_capture_apply();
+	return 0;
+}
+
+/* Under sa_ctl_lock: rule @i gone, after no probe reads it. */
+static void sa_rule_drop(unsigned int i)
+{
+	WRITE_ONCE(sa_rules[i].armed, 0);
+	sa_rules[i].used = false;
+	WRITE_ONCE(sa_nr_rules, sa_nr_rules - 1);
+}
+
+static int sa_capture_remove(const char *spec)
+{
+	unsigned int i, found = 0;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	for (i = 0; i < SA_MAX_RULES; i++) {
+		if (!sa_rules[i].used ||
+		    (strcmp(spec, "all") && strcmp(sa_rules[i].spec, spec)))
+			continue;
+		sa_rule_drop(i);
+		found++;
+	}
+	if (!found && strcmp(spec, "all")) {
+		pr_err("uncapture %s: no such capture rule\n", spec);
+		return -ENOENT;
+	}
+	/* No probe reads a dropped rule any more, nor adds a site by it. */
+	synchronize_rcu();
+	sa_capture_apply();
+	return 0;
+}
+
+int sa_capture_cmd(const char *cmd)
+{
+	lockdep_assert_held(&sa_ctl_lock);
+	if (!strncmp(cmd, "capture ", 8) && cmd[8])
+		return sa_capture_add(cmd + 8);
+	if (!strncmp(cmd, "uncapture ", 10) && cmd[10])
+		return sa_capture_remove(cmd + 10);
+	return -EINVAL;
+}
+
+int sa_capture_load(void)
+{
+	char *list, *p, *spec;
+	int ret = 0;
+
+	if (!capture || !capture[0])
+		return 0;
+	list = kstrdup(capture, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	p = list;
+	mutex_lock(&sa_ctl_lock);
+	while ((spec = strsep(&p, ",")) && !ret)
+		if (*spec)
+			ret = sa_capture_add(spec);
+	mutex_unlock(&sa_ctl_lock);
+	kfree(list);
+	if (ret)
+		pr_err("capture=%s: refused (%d)\n", capture, ret);
+	return ret ? -EINVAL : 0;
+}
+
+void sa_capture_module(const char *name, const struct module *mod,
+		       bool coming)
+{
+	unsigned int i;
+	bool gone = false;
+
+	lockdep_assert_held(&sa_ctl_lock);
+	for (i = 0; i < SA_MAX_RULES; i++) {
+		struct sa_rule *r = &sa_rules[i];
+
+		if (!r->used || r->kind != SA_RULE_MODULE ||
+		    strcmp(r->name, name))
+			continue;
+		if (coming) {
+			/* Disarmed since its last unload: no probe reads it. */
+			sa_loads_text(mod, false, &r->start, &r->end);
+			sa_loads_text(mod, true, &r->istart, &r->iend);
+			/* Its range before it is seen armed. */
+			smp_store_release(&r->armed, 1);
+		} else {
+			WRITE_ONCE(r->armed, 0);
+			gone = true;
+		}
+	}
+	/* Before another module's code can be where it was. */
+	if (gone)
+		synchronize_rcu();
 }

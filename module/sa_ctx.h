@@ -105,6 +105,24 @@ void sa_ctx_forget(unsigned int idx);
 /* A row's context, as its caller's last part: " @stack:ID @cgroup:ID"... */
 void sa_ctx_suffix(struct seq_file *m, unsigned int idx);
 
+/* Under sa_ctl_lock: capture rules in force. */
+unsigned int sa_capture_rules(void);
+/*
+ * Under sa_ctl_lock: a control write "capture SPEC", "uncapture SPEC" or
+ * "uncapture all"; 0 or an errno (a kernel log line says why).
+ */
+int sa_capture_cmd(const char *cmd);
+/* At load, before any probe: the capture= parameter's rules; 0 or -EINVAL. */
+int sa_capture_load(void);
+/*
+ * Under sa_ctl_lock, from the module notifier: module @name (@mod) is
+ * coming (its text is where a module rule of that name captures) or
+ * going.
+ */
+struct module;
+void sa_capture_module(const char *name, const struct module *mod,
+		       bool coming);
+
 /* The split's name as the header says it. */
 const char *sa_split_name(void);
 

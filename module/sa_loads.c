@@ -26,6 +26,7 @@
 #include <linux/string.h>
 
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_loads.h"
 #include "sa_names.h"
 #include "sa_sites.h"
@@ -113,9 +114,8 @@ void sa_loads_header(struct seq_file *m)
 				   sa_loads[i].seq);
 }
 
-/* The text of @mod, its init text with @init: [*start, *end). */
-static void sa_module_text(const struct module *mod, bool init,
-			   unsigned long *start, unsigned long *end)
+void sa_loads_text(const struct module *mod, bool init,
+		   unsigned long *start, unsigned long *end)
 {
 #ifdef SA_HAVE_MOD_MEM
 	const struct module_memory *mem = &mod->mem[init ? MOD_INIT_TEXT :
@@ -137,7 +137,7 @@ static void sa_load_retire(const struct module *mod, u16 owner, bool init)
 {
 	unsigned long start, end;
 
-	sa_module_text(mod, init, &start, &end);
+	sa_loads_text(mod, init, &start, &end);
 	if (start < end)
 		sa_sites_retire(start, end, owner);
 }
@@ -154,6 +154,8 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		/* Numbered before any of its code runs. */
 		if (sa_load_of(mod) == SA_LOAD_LOST)
 			sa_loads_lost++;
+		/* A capture rule of its name captures its sites. */
+		sa_capture_module(mod->name, mod, true);
 		break;
 	case MODULE_STATE_LIVE:
 		/* Its init text is freed next: its sites are done with. */
@@ -167,6 +169,7 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		/* Its init text too, when it failed before going live. */
 		sa_load_retire(mod, owner, true);
 		sa_load_retire(mod, owner, false);
+		sa_capture_module(mod->name, mod, false);
 		if (owner == SA_LOAD_LOST)
 			break;
 		sa_loads[owner - 1].mod = NULL;

@@ -31,6 +31,11 @@ const char *sa_load_name(u16 owner);
  */
 void sa_loads_header(struct seq_file *m);
 
+/* The text of @mod, its init text with @init: [*start, *end). */
+struct module;
+void sa_loads_text(const struct module *mod, bool init,
+		   unsigned long *start, unsigned long *end);
+
 /* Watch modules come and go (a module notifier); 0 or an errno. */
 int sa_loads_watch(void);
 void sa_loads_unwatch(void);

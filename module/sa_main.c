@@ -15,7 +15,9 @@
  *			/proc/slab_account_unloads
  *   sa_unwrap.c	allocation helpers, and the callers behind them
  *   sa_ctx.c		context rows: a site's rows split by cgroup, node
- *			or task
+ *			or task, or by stack under capture; capture rules
+ *   sa_stacks.c	the stacks of captured sites, and
+ *			/proc/slab_account_stacks
  *   sa_tracepoints.c	the kmem tracepoint probes, for every era
  *   sa_kprobes.c	the paths the tracepoints do not report
  *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
@@ -48,6 +50,7 @@
 #include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
+#include "sa_stacks.h"
 #include "sa_unloads.h"
 #include "sa_unwrap.h"
 
@@ -111,6 +114,7 @@ static int sa_fit_vmalloc(unsigned long *objs, unsigned long *sites,
 
 static void sa_free_tables(void)
 {
+	sa_stacks_free();
 	sa_ctx_free();
 	sa_names_free();
 	sa_sites_free();
@@ -213,6 +217,11 @@ static int __init sa_init(void)
 	/* Before any probe: the probes read the helpers' table. */
 	sa_unwrap_init();
 	t = sa_step("find the allocation helpers", t);
+	/* Before any probe: the sites capture= names are captured. */
+	ret = sa_capture_load();
+	if (ret)
+		goto out_tables;
+	t = sa_step("apply capture=", t);
 	ret = sa_loads_watch();
 	if (ret)
 		goto out_tables;
@@ -242,6 +251,11 @@ static int __init sa_init(void)
 		pr_err("cannot create /proc/slab_account_unloads\n");
 		goto out_detail;
 	}
+	ret = sa_stacks_create();
+	if (ret) {
+		pr_err("cannot create /proc/slab_account_stacks\n");
+		goto out_unloads;
+	}
 	sa_step("create the /proc files", t);
 	sa_step("load", t0);
 	sa_log_steps = false;
@@ -254,6 +268,8 @@ static int __init sa_init(void)
 	sa_kprobes_report();
 	return 0;
 
+out_unloads:
+	sa_unloads_remove();
 out_detail:
 	sa_detail_remove();
 out_proc:
@@ -275,6 +291,7 @@ static void __exit sa_exit(void)
 	u64 t0 = ktime_get_ns(), t;
 
 	sa_log_steps = log_times;
+	sa_stacks_remove();
 	sa_unloads_remove();
 	sa_detail_remove();
 	sa_proc_remove();

@@ -3,7 +3,7 @@
  * slab_account: /proc/slab_account, the file users read (format in
  * docs/format.md): a header of "key: value" lines, a legend, one row per
  * call site; and the writes that control the module ("reset", "stop",
- * "start").
+ * "start", and capture's, sa_ctx.c).
  *
  * A read holds sa_ctl_lock from the start to the stop of each chunk
  * (seq_file's start/stop), so that no reset runs while a row or the
@@ -30,6 +30,7 @@
 #include "sa_probes.h"
 #include "sa_proc.h"
 #include "sa_sites.h"
+#include "sa_stacks.h"
 #include "sa_unwrap.h"
 
 /* What a reader keeps between rows. */
@@ -147,7 +148,8 @@ static void sa_seq_header(struct seq_file *m)
 	seq_printf(m, "call sites: %llu\n", sites);
 	seq_printf(m, "call site capacity: %u\n", sa_site_cap);
 	seq_printf(m, "table memory: %zu\n",
-		   sa_proc_table_bytes + sa_ctrs_memory() + sa_ctx_memory());
+		   sa_proc_table_bytes + sa_ctrs_memory() + sa_ctx_memory() +
+		   sa_stacks_memory());
 	/* 1.1: the paths beyond the tracepoints, and what they saw. */
 	for (p = 0; p < SA_NR_PATHS; p++)
 		if (sa_path_name(p))
@@ -180,8 +182,11 @@ static void sa_seq_header(struct seq_file *m)
 	/* 1.6: context rows (sa_ctx.c): the split, capture, stacks. */
 	seq_printf(m, "split: %s\n", sa_split_name());
 	seq_printf(m, "captured sites: %llu\n", captured);
+	seq_printf(m, "capture rules: %u\n", sa_capture_rules());
 	seq_printf(m, "context rows: %llu\n", children);
 	seq_printf(m, "context rows dropped: %llu\n", st.n[SA_STAT_CTX_DROPPED]);
+	sa_stacks_header(m, st.n[SA_STAT_STACKS_DROPPED],
+			 st.n[SA_STAT_STACKS_UNSEEN]);
 	seq_puts(m, "#     total    slack      req     live live_req   objs     peak  allocs/frees type caller\n");
 }
 
@@ -317,7 +322,8 @@ static int sa_proc_open(struct inode *inode, struct file *file)
 static ssize_t sa_proc_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char buf[8];
+	/* The longest command: "uncapture " and a SPEC (sa_ctx.c). */
+	char buf[192];
 	size_t len = count;
 	int ret = 0;
 
@@ -341,6 +347,8 @@ static ssize_t sa_proc_write(struct file *file, const char __user *ubuf,
 		sa_stop();
 	else if (!strcmp(buf, "start"))
 		ret = sa_start();
+	else if (!strncmp(buf, "capture ", 8) || !strncmp(buf, "uncapture ", 10))
+		ret = sa_capture_cmd(buf);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&sa_ctl_lock);

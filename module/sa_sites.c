@@ -204,9 +204,12 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				atomic64_set(&e->req_range, SA_REQ_NONE);
 				/* Zeroed at load, used by no site before. */
 				e->ctr = idx * sizeof(struct sa_site_pcpu);
-				if (sa_capture_match(e))
-					e->type |= SA_TYPE_CAPTURED;
 				sa_site_set_cache(e, s);
+				/* Named: a cache rule may select it. */
+				if (sa_capture_match(e)) {
+					e->type |= SA_TYPE_CAPTURED;
+					e->fast = SA_FAST_NONE;
+				}
 			}
 			e = sa_site_at(idx);
 			/* A full barrier: the entry is complete when seen. */
