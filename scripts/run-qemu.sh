@@ -19,8 +19,10 @@
 # The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
 # --icount adds -icount shift=0,sleep=off (deterministic guest time).
 # --numa N gives the guest N NUMA nodes (-numa node with a RAM backend
-# each): the memory split evenly between them, the vCPUs dealt out in
-# turn (a node may have none: then it is memory only).
+# each): the memory split evenly between them, and the vCPUs (a multiple
+# of N) too, each node's a socket of its own (with the default topology,
+# one socket of cores, the kernel warns that a CPU's cache siblings are on
+# another node: a W taint).
 # The default accelerator: x86 and arm64 guests run all vCPUs in one host
 # thread (-accel tcg,thread=single): multi-threaded TCG kills x86 guests
 # with an int3 Oops at kmem tracepoint sites while their static keys are
@@ -85,7 +87,13 @@ esac
 case "$numa" in
 '' | *[!0-9]* | 0) die "run-qemu.sh: --numa $numa: a number of nodes, 1 or more" ;;
 esac
-[ $((mem % numa)) = 0 ] || die "run-qemu.sh: --mem $mem does not split into $numa nodes"
+if [ "$numa" -gt 1 ]; then
+	[ $((mem % numa)) = 0 ] || die "run-qemu.sh: --mem $mem does not split into $numa nodes"
+	case "$smp" in
+	'' | *[!0-9]*) die "run-qemu.sh: --numa $numa needs --smp as a number of vCPUs, not $smp" ;;
+	esac
+	[ $((smp % numa)) = 0 ] || die "run-qemu.sh: --smp $smp does not split into $numa nodes"
+fi
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
 fi
@@ -149,7 +157,9 @@ if [ "$mode" = shell ]; then
 	*) extra="sa.rows=$rows sa.cols=$cols $extra" ;;
 	esac
 fi
-args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
+smparg=$smp
+[ "$numa" = 1 ] || smparg="$smp,sockets=$numa,cores=$((smp / numa)),threads=1"
+args+=(-smp "$smparg" -m "$mem" -nographic -no-reboot
        -display none -monitor none -nic none
        -kernel "$kernel" -initrd "$initrd"
        -append "console=$console panic=-1 sa.mode=$mode $extra")
@@ -157,13 +167,10 @@ if [ $icount = 1 ]; then
 	args+=(-icount "shift=0,sleep=off")
 fi
 if [ "$numa" -gt 1 ]; then
+	per=$((smp / numa))
 	for ((n = 0; n < numa; n++)); do
-		cpus=""
-		for ((c = n; c < smp; c += numa)); do
-			cpus+=",cpus=$c"
-		done
 		args+=(-object "memory-backend-ram,id=sa-node$n,size=$((mem / numa))M"
-		       -numa "node,nodeid=$n${cpus},memdev=sa-node$n")
+		       -numa "node,nodeid=$n,cpus=$((n * per))-$((n * per + per - 1)),memdev=sa-node$n")
 	done
 fi
 
