@@ -517,25 +517,27 @@ def ctx_report(res, meta):
         v = meta.get(key)
         return [int(x) for x in v] if v and all(
             x.isdigit() for x in v) and len(v) == 7 else None
-    cap, none = nums("ctx_captured"), nums("ctx_nostacks")
+    cap, unc = nums("ctx_captured"), nums("ctx_uncaptured")
     if cap and cap[3]:
         per = cap[2] / cap[3]
         doc["stack_bytes"] = per
         out.append("a stack: %d bytes of stack memory for %d stacks = %.0f"
-                   " bytes each (allocated at load; max_stacks=0: table"
-                   " memory %s bytes less)" % (
-                       cap[2], cap[3], per,
-                       "-" if not none else cap[0] - none[0]))
+                   " bytes each" % (cap[2], cap[3], per))
+        if unc:
+            doc["first_capture_bytes"] = cap[0] - unc[0]
+            out.append("the first capture allocated %d bytes of table"
+                       " memory (the stack table and the context table's"
+                       " keys)" % (cap[0] - unc[0]))
         out.append("captured: %d stack(s), %d context row(s), %d captured"
                    " site(s)" % (cap[4], cap[5], cap[6]))
     ot = meta.get("object_table", [""])
-    unc = nums("ctx_uncaptured")
     if cap and ot and ot[0].isdigit():
         site = (cap[0] - cap[2] - int(ot[0])) / cap[1]
         doc["site_slot_bytes"] = site
         out.append("a context row (a stack row too) takes a slot of the"
                    " call-site table: %.0f bytes per slot (table memory"
-                   " less the object table and the stacks, per slot)" % site)
+                   " less the object table and the stacks, per slot: the"
+                   " context table's key included)" % site)
     task = nums("ctx_split=task")
     if task and unc:
         keys = (task[0] - unc[0]) / task[1]

@@ -19,10 +19,12 @@
 # The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
 # --icount adds -icount shift=0,sleep=off (deterministic guest time).
 # --numa N gives the guest N NUMA nodes (-numa node with a RAM backend
-# each): the memory split evenly between them, and the vCPUs (a multiple
-# of N) too, each node's a socket of its own (with the default topology,
-# one socket of cores, the kernel warns that a CPU's cache siblings are on
-# another node: a W taint).
+# each): the memory split evenly between them, and the vCPUs too when
+# there are at least N (a multiple of N), each node's a socket of its own
+# (with the default topology, one socket of cores, the kernel warns that
+# a CPU's cache siblings are on another node: a W taint); with fewer
+# vCPUs than nodes (make bench's icount boot has one) they are all node
+# 0's, the other nodes memory only.
 # The default accelerator: x86 and arm64 guests run all vCPUs in one host
 # thread (-accel tcg,thread=single): multi-threaded TCG kills x86 guests
 # with an int3 Oops at kmem tracepoint sites while their static keys are
@@ -92,7 +94,8 @@ if [ "$numa" -gt 1 ]; then
 	case "$smp" in
 	'' | *[!0-9]*) die "run-qemu.sh: --numa $numa needs --smp as a number of vCPUs, not $smp" ;;
 	esac
-	[ $((smp % numa)) = 0 ] || die "run-qemu.sh: --smp $smp does not split into $numa nodes"
+	[ "$smp" -lt "$numa" ] || [ $((smp % numa)) = 0 ] ||
+		die "run-qemu.sh: --smp $smp does not split into $numa nodes"
 fi
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
@@ -158,7 +161,8 @@ if [ "$mode" = shell ]; then
 	esac
 fi
 smparg=$smp
-[ "$numa" = 1 ] || smparg="$smp,sockets=$numa,cores=$((smp / numa)),threads=1"
+[ "$numa" = 1 ] || [ "$smp" -lt "$numa" ] ||
+	smparg="$smp,sockets=$numa,cores=$((smp / numa)),threads=1"
 args+=(-smp "$smparg" -m "$mem" -nographic -no-reboot
        -display none -monitor none -nic none
        -kernel "$kernel" -initrd "$initrd"
@@ -169,8 +173,15 @@ fi
 if [ "$numa" -gt 1 ]; then
 	per=$((smp / numa))
 	for ((n = 0; n < numa; n++)); do
+		if [ "$per" -gt 0 ]; then
+			cpus=",cpus=$((n * per))-$((n * per + per - 1))"
+		elif [ "$n" = 0 ]; then
+			cpus=",cpus=0-$((smp - 1))"
+		else
+			cpus=""
+		fi
 		args+=(-object "memory-backend-ram,id=sa-node$n,size=$((mem / numa))M"
-		       -numa "node,nodeid=$n,cpus=$((n * per))-$((n * per + per - 1)),memdev=sa-node$n")
+		       -numa "node,nodeid=$n$cpus,memdev=sa-node$n")
 	done
 fi
 
