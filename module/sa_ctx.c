@@ -243,7 +243,10 @@ void sa_ctx_forget(unsigned int idx)
 	memset(&sa_ctx_keys[idx], 0, sizeof(sa_ctx_keys[idx]));
 }
 
-/* A task's name as a key: whitespace and unprintables as '_', NUL-padded. */
+/*
+ * A task's name as a key: whitespace and unprintables as '_', an empty
+ * one '_', NUL-padded.
+ */
 static void sa_ctx_comm(char *dst)
 {
 	unsigned int i;
@@ -256,6 +259,9 @@ static void sa_ctx_comm(char *dst)
 			break;
 		dst[i] = isspace(c) || !isprint(c) ? '_' : c;
 	}
+	/* A name set empty (prctl()) as one the row can show. */
+	if (!i)
+		dst[0] = '_';
 }
 
 /*

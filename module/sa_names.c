@@ -20,6 +20,7 @@
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_names.h"
 #include "sa_sites.h"
 
@@ -75,12 +76,29 @@ static bool sa_name_is_trampoline(const char *name)
 	return false;
 }
 
-/* Resolve and keep the name of @e; @buf holds it on return. */
+/*
+ * Resolve and keep the name of @e; @buf holds it on return when it was
+ * looked up (not a context row's, which is its parent's).
+ */
 static u32 sa_name_resolve(struct sa_site *e, char *buf)
 {
 	struct sa_site_cold *c = sa_site_cold(e);
+	const struct sa_ctx_key *k = sa_ctx_key_of(e - sa_sites);
 	size_t len;
 
+	/*
+	 * A context row's name is its parent's, resolved first (the parent
+	 * was seen before it: a lower index), kept once.
+	 */
+	if (k) {
+		const struct sa_site_cold *pc = &sa_site_colds[k->parent - 1];
+
+		if (pc->sym && pc->sym != SA_SYM_LOOKUP) {
+			c->hidden = pc->hidden;
+			c->sym = pc->sym;
+			return c->sym;
+		}
+	}
 	sprint_symbol(buf, e->call_site);
 	c->hidden = sa_name_is_trampoline(buf);
 	len = strlen(buf) + 1;
