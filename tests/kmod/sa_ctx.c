@@ -482,7 +482,7 @@ static int sctx_command(char *buf)
 	struct sctx_opts o = { .tag = 0, .node = NUMA_NO_NODE, .cpu = -1 };
 	char *rest = buf, *verb, *who, *num, *size;
 	unsigned int n = 0;
-	size_t sz = 0;
+	unsigned long sz = 0;
 	int caller, err;
 
 	verb = strsep(&rest, " ");
