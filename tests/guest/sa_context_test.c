@@ -317,30 +317,21 @@ static int caller_rows(const struct sa_snap *snap, const struct stack_rec *st,
 	return n;
 }
 
-/* The other online CPU than the one this task runs on; -1 if none. */
+/*
+ * An online CPU other than the one this task runs on; -1 if none.  From
+ * this task's affinity (every online CPU): a kernel without CPU hotplug
+ * has no cpuN/online files to read.
+ */
 static int other_cpu(void)
 {
 	int me = sched_getcpu();
+	cpu_set_t set;
 
-	for (int cpu = 0; cpu < 64; cpu++) {
-		char path[64];
-		char *text;
-		int on;
-
-		if (cpu == me)
-			continue;
-		sa_cpu_online_path(path, sizeof(path), cpu);
-		if (sa_read_file(path, &text, NULL)) {
-			/* CPU 0 often has no switch: always online. */
-			if (cpu == 0)
-				return 0;
-			continue;
-		}
-		on = text[0] == '1';
-		free(text);
-		if (on)
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (cpu != me && CPU_ISSET(cpu, &set))
 			return cpu;
-	}
 	return -1;
 }
 
