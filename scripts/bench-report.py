@@ -25,6 +25,11 @@ CONFIGS = ["baseline", "floor", "stopped", "active", "hooks=0", "ftrace"]
 PEERS = ["baseline", "map", "stopped", "active", "ebpf-sums",
          "ebpf-pointers", "ftrace"]
 SIZES = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+# Context rows (issue 33, bench/guest/run.sh): the pair at sab_shape_one's
+# own call site with slab_account loaded again, uncaptured, captured, and
+# under each split.
+CTX_CONFIGS = ["uncaptured", "captured", "split=task", "split=cgroup",
+               "split=node"]
 
 
 # The shapes of call site (issue 35): bench/kmod/sa_bench.c's shape KIND.
@@ -479,6 +484,74 @@ def print_shapes(res, configs):
     return doc
 
 
+def ctx_report(res, meta):
+    """The context rows' cost: each configuration's pair at its own call
+    site (the median of its runs), the extra over the uncaptured one, the
+    spread of its runs; and the memory a stack and a context row take,
+    from the header's figures (run.sh's M ctx_* lines: table memory, call
+    site capacity, stack memory, stack capacity, stacks, context rows,
+    captured sites)."""
+    out, doc = [], {}
+    u = res.get("uncaptured", {}).get("shape one")
+    if u is None:
+        return out, doc
+    out.append("%-14s %10s %10s %8s" % ("context rows", "ns/pair",
+                                         "extra", "spread"))
+    for c in CTX_CONFIGS:
+        r = res.get(c, {})
+        runs = r.get("shape one runs")
+        if not runs:
+            why = " ".join(meta.get("ctx_" + c, [])) or "not run"
+            out.append("%-14s %10s  (%s)" % (c, "-", why))
+            continue
+        m = r["shape one"]
+        doc[c] = {"ns_per_pair": m, "extra": m - u, "runs": runs}
+        out.append("%-14s %10s %10s %8s" % (c, fmt(m), fmt(m - u),
+                                             fmt(max(runs) - min(runs))))
+    a = res.get("active", {}).get("shape one")
+    if a is not None:
+        out.append("(the active configuration's same pair, loaded once at"
+                   " boot: %s)" % fmt(a))
+
+    def nums(key):
+        v = meta.get(key)
+        return [int(x) for x in v] if v and all(
+            x.isdigit() for x in v) and len(v) == 7 else None
+    cap, unc = nums("ctx_captured"), nums("ctx_uncaptured")
+    if cap and cap[3]:
+        per = cap[2] / cap[3]
+        doc["stack_bytes"] = per
+        out.append("a stack: %d bytes of stack memory for %d stacks = %.0f"
+                   " bytes each" % (cap[2], cap[3], per))
+        if unc:
+            doc["first_capture_bytes"] = cap[0] - unc[0]
+            out.append("the first capture allocated %d bytes of table"
+                       " memory (the stack table and the context table's"
+                       " keys)" % (cap[0] - unc[0]))
+        out.append("captured: %d stack(s), %d context row(s), %d captured"
+                   " site(s)" % (cap[4], cap[5], cap[6]))
+    ot = meta.get("object_table", [""])
+    if cap and ot and ot[0].isdigit():
+        site = (cap[0] - cap[2] - int(ot[0])) / cap[1]
+        doc["site_slot_bytes"] = site
+        out.append("a context row (a stack row too) takes a slot of the"
+                   " call-site table: %.0f bytes per slot (table memory"
+                   " less the object table and the stacks, per slot: the"
+                   " context table's key included)" % site)
+    task = nums("ctx_split=task")
+    if task and unc:
+        keys = (task[0] - unc[0]) / task[1]
+        doc["split_key_bytes"] = keys
+        out.append("with a split, the context table's keys: %d bytes more"
+                   " table memory at load than without, %.0f per call-site"
+                   " slot" % (task[0] - unc[0], keys))
+    for c in CTX_CONFIGS[2:]:
+        v = nums("ctx_" + c)
+        if v:
+            out.append("%s: %d context row(s) after its runs" % (c, v[5]))
+    return out, doc
+
+
 def print_targets(name, t):
     print()
     print("targets (%s):" % name)
@@ -707,7 +780,7 @@ def main():
             doc["runs"][name], bad = peers_report(name, d, icount)
             fail = fail or bad
             continue
-        res, meta = parse(d + "/ktap.log", CONFIGS)
+        res, meta = parse(d + "/ktap.log", CONFIGS + CTX_CONFIGS)
         if meta["fail"] or not meta.get("done"):
             fail = True
         nb = meta.get("sizes", ["?", "?"])[1]
@@ -746,12 +819,19 @@ def main():
                   " hook calls %s, sab_bulk's row allocs/frees %s"
                   % tuple((meta["hook_rows"] + ["-"] * 3)[:3]))
         shapes = print_shapes(res, ["floor", "active"])
+        ctx_lines, ctx = ctx_report(res, meta)
+        if ctx_lines:
+            print()
+            print("context rows: the pair kmalloc(64)+kfree at its own call"
+                  " site, median of the runs; extra over uncaptured")
+            for line in ctx_lines:
+                print(line)
         t = targets(res, meta, icount)
         print_targets(name, t)
         for f in meta["fail"]:
             print("FAILED: " + f)
         doc["runs"][name] = {"results": res, "meta": meta, "targets": t,
-                             "shapes": shapes}
+                             "shapes": shapes, "context": ctx}
     with open(outj, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     print()

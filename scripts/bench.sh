@@ -36,10 +36,13 @@
 # 16 GiB (QEMU allocates it lazily), the default sizing and 4,000,000 live
 # kmalloc(64) objects held (dropped objects), and the same reads.  About
 # 5 minutes (2 vCPUs).
+# The NUMA boot (issue 33), SA_BENCH_RUNS=numa-icount: the icount boot
+# with a second NUMA node, memory only (run-qemu.sh --numa 2), where
+# split=node loads: its pair beside the other splits'.
 #   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
 #   SA_BENCH_RUNS="icount plain map-icount map-plain armhf-icount
-#                  arm64-icount scale" which boots (the default: the
-#                                      first four)
+#                  arm64-icount scale numa-icount" which boots (the
+#                                      default: the first four)
 #   SA_BENCH_MAXCPUS=N                 the scale run's possible CPUs (255)
 #   SA_BENCH_SCALE_ONLINE=N            its CPUs online in each boot (2)
 # KDIR, KVER, VMLINUZ... come from the sourced kernel.env.
@@ -52,8 +55,8 @@ runs=${SA_BENCH_RUNS:-icount plain map-icount map-plain}
 out="$SA_ROOT/build/bench"
 for run in $runs; do
 	case "$run" in
-	icount | plain | map-icount | map-plain | armhf-icount | arm64-icount | scale) ;;
-	*) die "unknown run $run (icount plain map-icount map-plain armhf-icount arm64-icount scale)" ;;
+	icount | plain | map-icount | map-plain | armhf-icount | arm64-icount | scale | numa-icount) ;;
+	*) die "unknown run $run (icount plain map-icount map-plain armhf-icount arm64-icount scale numa-icount)" ;;
 	esac
 done
 
@@ -110,7 +113,7 @@ image() {
 rm -rf "$out"
 mkdir -p "$out"
 case " $runs " in
-*" icount "* | *" plain "* | *" scale "*)
+*" icount "* | *" plain "* | *" scale "* | *" numa-icount "*)
 	"$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm --arch amd64 \
 		--flavour amd64
 	image "$("$SA_ROOT/scripts/fetch-kernel.sh" --suite bookworm \
@@ -196,6 +199,9 @@ for run in $runs; do
 		;;
 	esac
 	case "$run" in
+	# The icount boot with a second NUMA node (memory only): the
+	# workloads as in the icount boot, and the pair under split=node.
+	numa-icount) qargs=(--icount --smp 1 --numa 2) ;;
 	*icount) qargs=(--icount --smp 1) ;;
 	# Multi-threaded TCG (one host thread per vCPU) for the scaling;
 	# it can kill the guest when static keys are re-patched (see

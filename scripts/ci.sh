@@ -83,10 +83,18 @@ primary=${SA_ALL_ROWS%% *}
 SA_REL_ROWS=${SA_REL_ROWS-$primary bookworm:amd64:rt-amd64 bookworm:arm64:arm64
 bookworm:armhf:armmp sid:amd64:amd64}
 SA_REL_SMP=${SA_REL_SMP:-4}
+# $SA_TESTS: the test programs of the suite boot, when not all of them
+# (while working on one: SA_TESTS=sa_context_test SA_REL_ROWS= ci.sh row
+# ROW boots that program alone, and the NUMA boot where the row has one).
 # $SA_REL_APPEND: more words for the reliability boot's command line, e.g.
 # SA_LOAD_PARAMS=log_times=1 (the stress test's loads of slab_account then
 # log each step's duration).
 SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
+# Rows that also boot the NUMA collection (slab_account_numa:
+# sa_context_test on a guest with two NUMA nodes, where split=node has
+# rows to check; the main boot's one node checks its refusal): amd64 6.1
+# and 7.2, whose Debian kernels have CONFIG_NUMA.
+SA_NUMA_ROWS=${SA_NUMA_ROWS-$primary sid:amd64:amd64}
 MATRIX="$SA_ROOT/build/matrix"
 # The row being built (run_row): its variant and tag.
 ROW_VARIANT="" TAG=""
@@ -295,6 +303,7 @@ build_row() {	# build_row test|demo|gate
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
 		"$out/sa_test/sa_stress.ko" "$out/sa_test/sa_age.ko" \
 		"$out/sa_test/sa_leak.ko" "$out/sa_test/sa_leak_b.ko" \
+		"$out/sa_test/sa_ctx.ko" \
 		"$out/rootfs/lib/slab_account/"
 	log "building the reader (static)"
 	make -s -C "$SA_ROOT/userspace" STATIC=1 CC="${CROSS_COMPILE}gcc" \
@@ -308,7 +317,8 @@ build_row() {	# build_row test|demo|gate
 		make -s -C "$out/tests" clean KSFT="$KSFT"
 		make -s -C "$out/tests" install KSFT="$KSFT" \
 			CC="${CROSS_COMPILE}gcc" INSTALL_PATH="$out/rootfs/kselftest" \
-			TESTS_EXCLUDE="${layout:+-}sa_layout_test"
+			TESTS_EXCLUDE="${layout:+-}sa_layout_test" \
+			${SA_TESTS:+TESTS="$SA_TESTS"}
 		guest_trace_cmd
 	elif [ "$mode" = gate ]; then
 		cp "$SA_ROOT/scripts/guest-gate.sh" "$out/rootfs/demo.sh"
@@ -589,6 +599,14 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		--append "${env}$(boot_trace_args)"
 	echo ok > "$MATRIX/$tag.boot"
 	SA_EXPECT_SKIPS=$skips "$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot"
+	if in_list "$row" "$SA_NUMA_ROWS"; then
+		log "NUMA boot: sa_context_test on two nodes"
+		boot_row test "$out/boot-numa" --numa 2 --timeout "$tmo" \
+			--append "${env}sa.suite=slab_account_numa"
+		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-numa"
+		grep -q 'split_node: 2 NUMA nodes online' "$out/boot-numa/ktap.clean" ||
+			die "the NUMA boot's sa_context_test did not see two nodes"
+	fi
 	if in_list "$row" "$SA_REL_ROWS"; then
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
 		boot_row test "$out/boot-rel" --smp "$relsmp" \

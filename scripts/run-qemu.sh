@@ -5,7 +5,7 @@
 #             --out DIR [--arch amd64|arm64|armhf|riscv64]
 #             [--timeout SECS (600)] [--boot-timeout SECS (180)]
 #             [--smp N (2)] [--mem MB (512)]
-#             [--icount] [--append ARGS] [--accel ACCEL]
+#             [--icount] [--append ARGS] [--accel ACCEL] [--numa N (1)]
 #
 # Boots under TCG (no KVM needed): qemu-system-x86_64; for arm64
 # qemu-system-aarch64 -M virt; for armhf (32-bit ARM) qemu-system-arm -M
@@ -18,6 +18,13 @@
 # taken out of it.
 # The kernel command line is "console=... panic=-1 sa.mode=MODE ARGS".
 # --icount adds -icount shift=0,sleep=off (deterministic guest time).
+# --numa N gives the guest N NUMA nodes (-numa node with a RAM backend
+# each): the memory split evenly between them, and the vCPUs too when
+# there are at least N (a multiple of N), each node's a socket of its own
+# (with the default topology, one socket of cores, the kernel warns that
+# a CPU's cache siblings are on another node: a W taint); with fewer
+# vCPUs than nodes (make bench's icount boot has one) they are all node
+# 0's, the other nodes memory only.
 # The default accelerator: x86 and arm64 guests run all vCPUs in one host
 # thread (-accel tcg,thread=single): multi-threaded TCG kills x86 guests
 # with an int3 Oops at kmem tracepoint sites while their static keys are
@@ -54,6 +61,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" initrd="" mode=test out="" tmo=600 btmo=180 smp=2 mem=512 icount=0 extra=""
+numa=1
 accel=""
 arch=amd64
 while [ $# -gt 0 ]; do
@@ -70,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=$2; shift ;;
 	--append) extra=$2; shift ;;
 	--accel) accel=$2; shift ;;
+	--numa) numa=$2; shift ;;
 	*) die "run-qemu.sh: unknown argument $1" ;;
 	esac
 	shift
@@ -77,6 +86,17 @@ done
 case "$btmo" in
 '' | *[!0-9]*) die "run-qemu.sh: --boot-timeout $btmo: seconds, or 0 for none" ;;
 esac
+case "$numa" in
+'' | *[!0-9]* | 0) die "run-qemu.sh: --numa $numa: a number of nodes, 1 or more" ;;
+esac
+if [ "$numa" -gt 1 ]; then
+	[ $((mem % numa)) = 0 ] || die "run-qemu.sh: --mem $mem does not split into $numa nodes"
+	case "$smp" in
+	'' | *[!0-9]*) die "run-qemu.sh: --numa $numa needs --smp as a number of vCPUs, not $smp" ;;
+	esac
+	[ "$smp" -lt "$numa" ] || [ $((smp % numa)) = 0 ] ||
+		die "run-qemu.sh: --smp $smp does not split into $numa nodes"
+fi
 if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	die "usage: run-qemu.sh --kernel K --initrd I --mode M --out DIR"
 fi
@@ -140,12 +160,29 @@ if [ "$mode" = shell ]; then
 	*) extra="sa.rows=$rows sa.cols=$cols $extra" ;;
 	esac
 fi
-args+=(-smp "$smp" -m "$mem" -nographic -no-reboot
+smparg=$smp
+[ "$numa" = 1 ] || [ "$smp" -lt "$numa" ] ||
+	smparg="$smp,sockets=$numa,cores=$((smp / numa)),threads=1"
+args+=(-smp "$smparg" -m "$mem" -nographic -no-reboot
        -display none -monitor none -nic none
        -kernel "$kernel" -initrd "$initrd"
        -append "console=$console panic=-1 sa.mode=$mode $extra")
 if [ $icount = 1 ]; then
 	args+=(-icount "shift=0,sleep=off")
+fi
+if [ "$numa" -gt 1 ]; then
+	per=$((smp / numa))
+	for ((n = 0; n < numa; n++)); do
+		if [ "$per" -gt 0 ]; then
+			cpus=",cpus=$((n * per))-$((n * per + per - 1))"
+		elif [ "$n" = 0 ]; then
+			cpus=",cpus=0-$((smp - 1))"
+		else
+			cpus=""
+		fi
+		args+=(-object "memory-backend-ram,id=sa-node$n,size=$((mem / numa))M"
+		       -numa "node,nodeid=$n$cpus,memdev=sa-node$n")
+	done
 fi
 
 # Polls the console until /init's line SA_INIT is there or QEMU
@@ -168,6 +205,7 @@ watch_boot() {
 
 kname=$(basename "$kernel") ic=""
 [ $icount = 0 ] || ic=", icount"
+[ "$numa" = 1 ] || ic+=", $numa NUMA nodes"
 start=$(date +%s)
 rc=0 hung=0
 if [ "$mode" = shell ]; then

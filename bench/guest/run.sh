@@ -125,4 +125,47 @@ say "M hooked_off $(sed -n 's/^hooked \(.*\): \(.*\)/\1=\2/p' $SA | tr '\n' ' ')
 workload
 rmmod slab_account || broke "rmmod slab_account (4)"
 
+# Context rows (issue 33): the pair at sab_shape_one's own call site
+# uncaptured, captured (one stack: the same path every time), and under
+# each split at load (one context: this shell's task, its cgroup, its
+# node), SHAPE_RUNS times each; with the header's figures for the memory
+# a stack and a context row take.
+ctx_shape() {
+	for _ in $(seq $SHAPE_RUNS); do
+		run shape one "$NPAIR"
+	done
+}
+ctx_mem() {	# ctx_mem NAME: the header's context figures
+	say "M ctx_$1 $(header 'table memory') $(header 'call site capacity') $(header 'stack memory') $(header 'stack capacity') $(header 'stacks') $(header 'context rows') $(header 'captured sites')"
+}
+cfg=uncaptured
+insmod $KO/slab_account.ko || broke "insmod (context rows)"
+ctx_shape
+ctx_mem uncaptured
+cfg=captured
+echo "capture sab_shape_one" > $SA || broke "capture sab_shape_one"
+ctx_shape
+ctx_mem captured
+echo "uncapture all" > $SA || broke "uncapture all"
+rmmod slab_account || broke "rmmod slab_account (5)"
+insmod $KO/slab_account.ko max_stacks=0 || broke "insmod max_stacks=0"
+ctx_mem nostacks
+rmmod slab_account || broke "rmmod slab_account (6)"
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+	mount -t cgroup2 none /sys/fs/cgroup || broke "mount cgroup2"
+for split in task cgroup node; do
+	cfg=split=$split
+	if [ "$split" = node ] && [ "$(cat /sys/devices/system/node/online)" = 0 ]; then
+		# One node: the load must be refused; nothing to time.
+		! insmod $KO/slab_account.ko split=node 2>/dev/null ||
+			broke "split=node loaded on one NUMA node"
+		say "M ctx_split=node refused: one NUMA node"
+		continue
+	fi
+	insmod $KO/slab_account.ko split=$split || broke "insmod split=$split"
+	ctx_shape
+	ctx_mem "split=$split"
+	rmmod slab_account || broke "rmmod slab_account (split=$split)"
+done
+
 ftrace_last

@@ -269,6 +269,25 @@ unsigned int sa_row_unloaded(const struct sa_row *r)
 	return at ? (unsigned int)strtoul(at + 10, NULL, 10) : 0;
 }
 
+const char *sa_row_context(const struct sa_row *r)
+{
+	static const char * const marks[] = {
+		" @stack:", " @cgroup:", " @node:", " @task:", " @irq",
+	};
+	const char *first = NULL;
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		const char *at = strstr(r->caller, marks[i]);
+
+		/* " @irq" ends the line; the others are followed by a value. */
+		if (at && i == 4 && at[5])
+			at = NULL;
+		if (at && (!first || at < first))
+			first = at;
+	}
+	return first;
+}
+
 const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
 				    const char *mod, unsigned int load,
 				    int *count)
@@ -283,7 +302,7 @@ const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
 		const char *c = s->rows[i].caller;
 
 		if (!strncmp(c, func, n) && !strncmp(c + n, "+0x", 3) &&
-		    (!mod || strstr(c, tail)) &&
+		    (!mod || strstr(c, tail)) && !sa_row_context(&s->rows[i]) &&
 		    sa_row_unloaded(&s->rows[i]) == load) {
 			found = &s->rows[i];
 			(*count)++;

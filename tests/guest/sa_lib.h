@@ -34,7 +34,7 @@ struct sa_row {
 struct sa_key {
 	char name[48];
 	unsigned long long val;
-	char text[32];		/* (1.3) a word: "unhooked PATH" keys */
+	char text[32];		/* a word: (1.3) "unhooked PATH", (1.6) "split" */
 };
 
 struct sa_snap {
@@ -71,7 +71,8 @@ unsigned long long sa_key_now(const char *key);
 const char *sa_snap_text(const struct sa_snap *s, const char *key);
 /*
  * The row whose caller is "@func+0x..." (of code still loaded: not a row
- * ending " unloaded#N"); NULL if none; *count = matches.
+ * ending " unloaded#N"; a site's own row, not one of its context rows);
+ * NULL if none; *count = matches.
  */
 const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 				 int *count);
@@ -85,6 +86,12 @@ const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
 				    int *count);
 /* (1.3) The load a row of unloaded code was of, " unloaded#N"; else 0. */
 unsigned int sa_row_unloaded(const struct sa_row *r);
+/*
+ * (1.6) Where a context row's context begins in its caller (" @stack:ID",
+ * " @cgroup:ID", " @node:N", " @task:COMM" or " @irq"); NULL for a
+ * site's own row.
+ */
+const char *sa_row_context(const struct sa_row *r);
 
 /* sa_test's own books for one site. */
 struct sa_truth {
