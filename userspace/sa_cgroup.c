@@ -3,7 +3,7 @@
  * sa_cgroup - cgroup v2 ids to paths by walking the cgroup2 tree (see
  * sa_cgroup.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE	/* name_to_handle_at() */
 #define _FILE_OFFSET_BITS 64
 
 #include "sa_cgroup.h"
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sa_base.h"
@@ -21,11 +22,43 @@
 /* Deeper directories are not walked (cgroup2 allows 2^31 levels; nobody uses 64). */
 #define MAX_DEPTH 64
 
+/* statfs()'s f_type of a cgroup2 file system (linux/magic.h). */
+#define CGROUP2_MAGIC 0x63677270
+
 struct walk {
 	struct sa_cgroups *c;
 	size_t cap;
 	dev_t dev;
+	int cgroup2;	/* the tree is a cgroup2 file system */
 };
+
+/*
+ * The id of directory @name under @dfd ("" for @dfd itself), whose stat
+ * is @st.  On cgroup2 it is the kernel's 64-bit cgroup id, which the file
+ * handle holds whole: the inode number is its low 32 bits on a 32-bit
+ * kernel (the high 32 are a generation).  Elsewhere (a tree of plain
+ * directories, for tests) the inode number.
+ */
+static uint64_t dir_id(const struct walk *w, int dfd, const char *name,
+		       const struct stat *st)
+{
+	union {
+		struct file_handle fh;
+		char room[sizeof(struct file_handle) + 16];
+	} h;
+	uint64_t id;
+	int mnt;
+
+	if (!w->cgroup2)
+		return (uint64_t)st->st_ino;
+	h.fh.handle_bytes = 16;
+	if (name_to_handle_at(dfd, name, &h.fh, &mnt,
+			      *name ? 0 : AT_EMPTY_PATH) ||
+	    h.fh.handle_bytes != sizeof(id))
+		return (uint64_t)st->st_ino;
+	memcpy(&id, h.fh.f_handle, sizeof(id));
+	return id;
+}
 
 static int add(struct walk *w, uint64_t id, const char *path)
 {
@@ -64,7 +97,7 @@ static int walk_dir(struct walk *w, int dfd, const char *path, int depth)
 		    !S_ISDIR(st.st_mode) || st.st_dev != w->dev)
 			continue;
 		sub = sa_format("%s/%s", strcmp(path, "/") ? path : "", de->d_name);
-		if (!sub || add(w, (uint64_t)st.st_ino, sub)) {
+		if (!sub || add(w, dir_id(w, dirfd(d), de->d_name, &st), sub)) {
 			free(sub);
 			ret = -1;
 			break;
@@ -89,7 +122,8 @@ static int id_cmp(const void *a, const void *b)
 
 int sa_cgroups_load(struct sa_cgroups *c, const char *root, char **err)
 {
-	struct walk w = { c, 0, 0 };
+	struct walk w = { c, 0, 0, 0 };
+	struct statfs sf;
 	struct stat st;
 	int fd;
 
@@ -103,7 +137,8 @@ int sa_cgroups_load(struct sa_cgroups *c, const char *root, char **err)
 		return -1;
 	}
 	w.dev = st.st_dev;
-	if (add(&w, (uint64_t)st.st_ino, "/") || walk_dir(&w, fd, "/", 1)) {
+	w.cgroup2 = !fstatfs(fd, &sf) && sf.f_type == CGROUP2_MAGIC;
+	if (add(&w, dir_id(&w, fd, "", &st), "/") || walk_dir(&w, fd, "/", 1)) {
 		sa_cgroups_free(c);
 		return -1;
 	}

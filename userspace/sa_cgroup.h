@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sa_cgroup - cgroup v2 ids to paths: a cgroup's id (what a 1.6 file's
- * ` @cgroup:ID` holds) is the inode number of its directory under the
- * cgroup2 mount, so walking that tree (default /sys/fs/cgroup) and
- * keeping each directory's st_ino names every cgroup that exists now.
+ * ` @cgroup:ID` holds) is the 64-bit id its directory's file handle holds
+ * under the cgroup2 mount (the inode number on a 64-bit kernel, its low
+ * 32 bits on a 32-bit one), so walking that tree (default /sys/fs/cgroup)
+ * and keeping each directory's id names every cgroup that exists now.  A
+ * tree that is not cgroup2 (tests) is keyed by inode number.
  */
 #ifndef SA_CGROUP_H
 #define SA_CGROUP_H
@@ -14,7 +16,7 @@
 #define SA_CGROUP_ROOT "/sys/fs/cgroup"
 
 struct sa_cgroup {
-	uint64_t id;		/* the directory's inode number */
+	uint64_t id;		/* the directory's cgroup id (above) */
 	char *path;		/* "/" for the root, "/a/b" below it */
 };
 

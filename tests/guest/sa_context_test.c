@@ -700,15 +700,29 @@ TEST(split_cgroup)
 		mounted = 1;
 	}
 	for (int i = 0; i < 2; i++) {
+		union {
+			struct file_handle fh;
+			char room[sizeof(struct file_handle) + 16];
+		} h;
 		struct stat sb;
+		int mnt;
 
 		snprintf(path, sizeof(path), "%s/%s", CG_ROOT, cg[i]);
 		rmdir(path);
 		ASSERT_EQ(0, mkdir(path, 0755)) TH_LOG("%s: %s", path,
 						       strerror(errno));
 		ASSERT_EQ(0, stat(path, &sb));
-		/* A cgroup2 id is its directory's inode number. */
-		id[i] = sb.st_ino;
+		/*
+		 * A cgroup2 id is 64 bits, which its file handle holds whole;
+		 * the inode number is only its low 32 bits on a 32-bit
+		 * kernel, where the high 32 are a generation (not 0).
+		 */
+		h.fh.handle_bytes = sizeof(h.room) - sizeof(h.fh);
+		ASSERT_EQ(0, name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0))
+			TH_LOG("%s: %s", path, strerror(errno));
+		ASSERT_EQ(sizeof(id[i]), h.fh.handle_bytes);
+		memcpy(&id[i], h.fh.f_handle, sizeof(id[i]));
+		ASSERT_EQ((uint32_t)id[i], (uint32_t)sb.st_ino);
 	}
 	ASSERT_EQ(0, sa_reload("split=cgroup"));
 	split_now(word, sizeof(word));
