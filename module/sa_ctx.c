@@ -649,12 +649,19 @@ static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	strscpy(r->spec, spec, sizeof(r->spec));
+	/* Kept whole, so that uncapture finds it by the same words. */
+	if (strscpy(r->spec, spec, sizeof(r->spec)) < 0) {
+		pr_err("capture %.32s...: longer than %d bytes\n", spec,
+		       SA_SPEC_LEN - 1);
+		return -EINVAL;
+	}
 	if (!strncmp(spec, "module:", 7)) {
 		r->kind = SA_RULE_MODULE;
 		if (!sa_word(spec + 7, MODULE_NAME_LEN) || strchr(spec + 7, ':'))
 			goto bad;
 		strscpy(r->name, spec + 7, sizeof(r->name));
+		/* The kernel names a module with '_' where its file has '-'. */
+		strreplace(r->name, '-', '_');
 		if (!sa_module_find(r->name, r, buf)) {
 			pr_err("capture %s: module %s is not loaded\n", spec,
 			       r->name);
@@ -687,6 +694,7 @@ static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
 		mod[n - 3] = '\0';
 		if (!sa_word(mod, sizeof(mod)) || strchr(mod, ':'))
 			goto bad;
+		strreplace(mod, '-', '_');
 	} else {
 		p = spec + strlen(spec);
 	}

@@ -347,9 +347,30 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 
 /* ---- context rows ------------------------------------------------------ */
 
+/*
+ * An entry for a context row: this CPU's spare, or a new one while the
+ * table has more than its last eighth free, which is kept for call sites
+ * of their own (a split makes a row per site and context: without it,
+ * they could take every entry, and a new call site's allocations would
+ * be in no row at all); sa_site_cap when there is none.
+ */
+static int sa_site_reserve_child(void)
+{
+	int idx = this_cpu_xchg(sa_spare_site, -1);
+	int n = atomic_read(&sa_nr_sites);
+
+	if (idx >= 0)
+		return idx;
+	do {
+		if (n >= sa_site_cap - sa_site_cap / 8)
+			return sa_site_cap;
+	} while (!atomic_try_cmpxchg(&sa_nr_sites, &n, n + 1));
+	return n;
+}
+
 struct sa_site *sa_site_new_child(struct sa_site *parent)
 {
-	int idx = sa_site_reserve();
+	int idx = sa_site_reserve_child();
 	struct sa_site *c;
 
 	if (idx >= sa_site_cap)

@@ -50,6 +50,12 @@ static u32 *sa_stack_hash;		/* ids, 0 vacant */
 static unsigned long sa_stack_hash_mask;
 static unsigned int sa_stack_cap;
 static atomic_t sa_nr_stacks = ATOMIC_INIT(0);
+/*
+ * An entry this CPU reserved and filled for a stack that another CPU
+ * stored first: kept for this CPU's next new stack (-1: none), so that a
+ * race for one stack leaves no entry unused.
+ */
+static DEFINE_PER_CPU(int, sa_spare_stack) = -1;
 static size_t sa_stacks_bytes;
 static struct proc_dir_entry *sa_stacks_file;
 
@@ -135,8 +141,10 @@ static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 
 		if (!v) {
 			if (idx < 0) {
-				idx = atomic_fetch_add_unless(&sa_nr_stacks, 1,
-							      sa_stack_cap);
+				idx = this_cpu_xchg(sa_spare_stack, -1);
+				if (idx < 0)
+					idx = atomic_fetch_add_unless(&sa_nr_stacks,
+								      1, sa_stack_cap);
 				if (idx >= sa_stack_cap)
 					return 0;
 				st = &table[idx];
@@ -154,8 +162,20 @@ static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 		}
 		/* The entry through the id read: an address dependency. */
 		if (table[v - 1].hash == hash && table[v - 1].n == n &&
-		    !memcmp(table[v - 1].frames, f, n * sizeof(long)))
-			return v;	/* a reserved entry stays unused */
+		    !memcmp(table[v - 1].frames, f, n * sizeof(long))) {
+			/*
+			 * Complete since its slot was set (a full barrier):
+			 * shown in the file from now, whichever CPU says so
+			 * first (the winner may not have said so yet).
+			 */
+			if (!READ_ONCE(table[v - 1].ready)) {
+				/* Pairs with the file walk's acquire. */
+				smp_store_release(&table[v - 1].ready, 1);
+			}
+			if (idx >= 0)
+				this_cpu_cmpxchg(sa_spare_stack, -1, idx);
+			return v;
+		}
 		h = (h + 1) & sa_stack_hash_mask;
 	}
 	return 0;
