@@ -137,6 +137,9 @@ int sa_ctx_check(void)
 {
 	int i = sysfs_match_string(sa_split_names, split ? split : "none");
 
+	/* Checked now, though the stack table is made by the first capture. */
+	if (sa_stacks_check())
+		return -EINVAL;
 	if (i < 0) {
 		pr_err("split=%s: not one of none, cgroup, node, task\n", split);
 		return -EINVAL;

@@ -55,8 +55,9 @@ struct sa_ctx_key {
 };
 
 /*
- * At load, before the tables: check the split= and capture parameters
- * against this kernel (-EINVAL with a log line naming what is missing).
+ * At load, before the tables: check the split= and max_stacks parameters
+ * against this kernel (-EINVAL with a log line naming what is missing or
+ * out of range).
  */
 int sa_ctx_check(void);
 /* The bytes of the child table for @sites sites. */

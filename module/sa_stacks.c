@@ -36,7 +36,7 @@
 static unsigned long max_stacks = 4096;
 module_param(max_stacks, ulong, 0444);
 MODULE_PARM_DESC(max_stacks,
-		 "stacks of captured sites kept (made by the first capture), 1..1048576");
+		 "stacks of captured sites kept (made by the first capture), 1..1048576, checked at load");
 
 struct sa_stack {
 	u32 hash;
@@ -69,6 +69,16 @@ size_t sa_stacks_memory(void)
 	return sa_stacks_bytes;
 }
 
+int sa_stacks_check(void)
+{
+	if (!max_stacks || max_stacks > SA_MAX_STACKS) {
+		pr_err("max_stacks=%lu: must be 1..%lu\n", max_stacks,
+		       SA_MAX_STACKS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sa_stacks_make(void)
 {
 	unsigned long slots;
@@ -79,11 +89,6 @@ int sa_stacks_make(void)
 		return -EOPNOTSUPP;
 	if (sa_stacks)
 		return 0;
-	if (!max_stacks || max_stacks > SA_MAX_STACKS) {
-		pr_err("max_stacks=%lu: must be 1..%lu\n", max_stacks,
-		       SA_MAX_STACKS);
-		return -EINVAL;
-	}
 	slots = roundup_pow_of_two(max_stacks * 2);
 	st = sa_zalloc(array_size(max_stacks, sizeof(*st)));
 	hash = sa_zalloc(array_size(slots, sizeof(u32)));

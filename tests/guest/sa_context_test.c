@@ -577,6 +577,19 @@ TEST(capture_on_off_under_load)
 	ctx_gone();
 }
 
+/* max_stacks out of range fails the load, whether or not anything captures. */
+TEST(max_stacks_checked_at_load)
+{
+	int logged = sa_logged_times("max_stacks=0: must be 1..1048576");
+
+	EXPECT_EQ(EINVAL, sa_reload("max_stacks=0"));
+	EXPECT_EQ(logged + 1, sa_logged_times("max_stacks=0: must be 1..1048576"));
+	EXPECT_EQ(EINVAL, sa_reload("max_stacks=1048577"));
+	EXPECT_EQ(0, sa_module_loaded("slab_account"));
+	sa_back();
+	EXPECT_EQ(1, sa_module_loaded("slab_account"));
+}
+
 /* ---- split ------------------------------------------------------------- */
 
 /* Is a cgroup2 file system mounted at CG_ROOT? */
