@@ -785,6 +785,8 @@ TEST(split_task)
 	ASSERT_EQ(0, ctx_fresh());
 	ASSERT_EQ(0, run_child(NULL, "sactx one", "alloc c 5 300 tag=4"));
 	ASSERT_EQ(0, run_child(NULL, "sactx@two", "alloc c 8 300 tag=5"));
+	/* A space, a control byte and a two-byte UTF-8 letter (é). */
+	ASSERT_EQ(0, run_child(NULL, "sa x\x01\xc3\xa9", "alloc c 2 300 tag=6"));
 	ASSERT_EQ(0, ctx("free c 2 tag=4"));
 	ASSERT_EQ(0, ctx("free c 3 tag=5 cpu=%d", other_cpu()));
 	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
@@ -795,6 +797,10 @@ TEST(split_task)
 	EXPECT_EQ(1, ctx_rows(&snap, " @task:sactx@two", &got));
 	ASSERT_EQ(0, truth(&want, 'c', 5, CTX_ANY));
 	EXPECT_SUMS(want, got, "@task:sactx@two");
+	/* Every byte outside 0x21..0x7e is written '_': one token. */
+	EXPECT_EQ(1, ctx_rows(&snap, " @task:sa_x___", &got));
+	ASSERT_EQ(0, truth(&want, 'c', 6, CTX_ANY));
+	EXPECT_SUMS(want, got, "@task:sa_x___");
 	all_rows(&snap, &got);
 	ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
 	EXPECT_SUMS(want, got, "site (own + contexts)");
