@@ -244,6 +244,12 @@
  *			task's own call, where program order holds; any other
  *			handler compares .task (READ_ONCE) with its own
  *			current, never equal, and counts itself missed.
+ * sa_stack.ready	(sa_stacks.c) 0 -> 1 once, by cmpxchg() after the
+ *			stack's hash slot was set (the entry complete), by the
+ *			CPU that stored it or one that found it first; that
+ *			CPU alone counts it in the published stacks (an
+ *			atomic_t the header reads, not a walk of the table).
+ *			The stacks file reads .ready with smp_load_acquire().
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones
