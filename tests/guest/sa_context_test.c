@@ -27,6 +27,10 @@
 
 #define CTX_PROC	"/proc/sa_ctx"
 #define CTX_STACKS	"/proc/slab_account_stacks"
+/* sa_ctx's long-named cache, and the 23 bytes of it a row shows. */
+#define CTX_CACHE	"sa_ctx_cache_with_a_long_name"
+#define CTX_CACHE_SHOWN	"sa_ctx_cache_with_a_lon"
+#define CTX_CACHE_SITE	"sa_ctx_cache_site"
 #define CTX_SITE	"sa_ctx_site"
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CTX_ANY		(-1)
@@ -574,6 +578,137 @@ TEST(capture_on_off_under_load)
 	sa_snap_free(&snap);
 	EXPECT_EQ(0, sa_cmd("uncapture all"));
 	EXPECT_EQ(0, sa_key_now("captured sites"));
+	ctx_gone();
+}
+
+/*
+ * A function rule on a module's code is dropped when that module goes
+ * (its code gone, another module could be loaded where it was): said in
+ * the kernel log, no more in `capture rules`, and the module loaded again
+ * is not captured by it.  A module rule waits for the module's next load
+ * and captures it again.
+ */
+TEST(module_rules_across_reloads)
+{
+	struct stack_rec st[MAX_STACKS];
+	struct sa_truth want, got;
+	struct sa_snap snap;
+	char err[256];
+	int nst, logged;
+
+	ASSERT_EQ(0, ctx_fresh());
+	if (strcmp(site_spec(), CTX_SITE)) {
+		TH_LOG("no kprobes: no function can be named, that part not tried");
+	} else {
+		ASSERT_EQ(0, sa_cmd("capture " CTX_SITE));
+		EXPECT_EQ(1, sa_key_now("capture rules"));
+		logged = sa_logged_times("capture " CTX_SITE ": dropped");
+		ctx_gone();
+		EXPECT_EQ(0, sa_key_now("capture rules"));
+		EXPECT_EQ(logged + 1,
+			  sa_logged_times("capture " CTX_SITE ": dropped"));
+		EXPECT_EQ(ENOENT, sa_cmd("uncapture " CTX_SITE));
+		ASSERT_EQ(0, ctx_fresh());
+		ASSERT_EQ(0, ctx("alloc a 2 64 tag=1"));
+		ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err)))
+			TH_LOG("%s", err);
+		EXPECT_EQ(1, all_rows(&snap, &got));
+		ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
+		EXPECT_EQ(1, ctx_rows(&snap, NULL, &got));
+		EXPECT_SUMS(want, got, "own row, the rule dropped");
+		EXPECT_EQ(0, sa_snap_key(&snap, "captured sites"));
+		sa_snap_free(&snap);
+	}
+
+	ASSERT_EQ(0, sa_cmd("capture module:sa_ctx"));
+	ctx_gone();
+	EXPECT_EQ(1, sa_key_now("capture rules"));
+	ASSERT_EQ(0, ctx_fresh());
+	ASSERT_EQ(0, ctx("alloc b 3 64 tag=2"));
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	EXPECT_EQ(1, caller_rows(&snap, st, nst, 'b', &got));
+	ASSERT_EQ(0, truth(&want, 'b', 2, CTX_ANY));
+	EXPECT_SUMS(want, got, "caller b's stack row after the reload");
+	EXPECT_EQ(0, ctx_rows(&snap, NULL, &got));
+	sa_snap_free(&snap);
+	EXPECT_EQ(0, sa_cmd("uncapture module:sa_ctx"));
+	ctx_gone();
+}
+
+/* "# cache allocs N objs M" of sa_ctx; -1 if unreadable. */
+static int cache_books(unsigned long long *allocs, unsigned long long *objs)
+{
+	char *text, *at;
+	int ret = -1;
+
+	if (sa_read_file(CTX_PROC, &text, NULL))
+		return -1;
+	at = strstr(text, "# cache allocs ");
+	if (at && sscanf(at, "# cache allocs %llu objs %llu", allocs, objs) == 2)
+		ret = 0;
+	free(text);
+	return ret;
+}
+
+/*
+ * A cache name longer than a row shows (29 bytes, 23 shown) is captured,
+ * by its whole name; one longer than a rule keeps (64 bytes) is refused.
+ */
+TEST(capture_long_cache_name)
+{
+	unsigned long long allocs, objs, own = 0, stacked = 0, frees = 0;
+	unsigned long long live_objs = 0;
+	struct sa_snap snap;
+	char err[256], type[64] = "";
+	int named;
+
+	ASSERT_EQ(0, ctx_fresh());
+	EXPECT_EQ(EINVAL, sa_cmd("capture cache:"
+				 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+	ASSERT_EQ(0, sa_cmd("capture cache:" CTX_CACHE));
+	EXPECT_EQ(1, sa_key_now("capture rules"));
+	ASSERT_EQ(0, ctx("cache alloc 5"));
+	ASSERT_EQ(0, ctx("cache free"));
+	ASSERT_EQ(0, ctx("cache alloc 3"));
+	ASSERT_EQ(0, cache_books(&allocs, &objs));
+	ASSERT_EQ(8, allocs);
+	ASSERT_EQ(3, objs);
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < snap.nrows; i++) {
+		const struct sa_row *r = &snap.rows[i];
+		const char *at = sa_row_context(r);
+
+		if (strncmp(r->caller, CTX_CACHE_SITE "+0x",
+			    strlen(CTX_CACHE_SITE) + 3) ||
+		    !strstr(r->caller, " [sa_ctx]") || sa_row_unloaded(r))
+			continue;
+		snprintf(type, sizeof(type), "%s", r->type);
+		if (!at) {
+			own += r->allocs;
+		} else {
+			EXPECT_EQ(0, strncmp(at, " @stack:", 8)) TH_LOG("%s", r->caller);
+			stacked += r->allocs;
+			frees += r->frees;
+			live_objs += r->objs;
+		}
+	}
+	sa_snap_free(&snap);
+	/* A kernel whose events do not name the cache (5.10): no rule matches. */
+	named = strcmp(type, "cache") != 0;
+	if (named) {
+		EXPECT_STREQ("cache:" CTX_CACHE_SHOWN, type);
+		EXPECT_EQ(0, own);
+		EXPECT_EQ(allocs, stacked);
+		EXPECT_EQ(5, frees);
+		EXPECT_EQ(objs, live_objs);
+	} else {
+		TH_LOG("the kernel does not name the cache: nothing captured");
+		EXPECT_EQ(allocs, own);
+	}
+	ASSERT_EQ(0, ctx("cache free"));
+	EXPECT_EQ(0, sa_cmd("uncapture cache:" CTX_CACHE));
 	ctx_gone();
 }
 
