@@ -244,6 +244,23 @@
  *			task's own call, where program order holds; any other
  *			handler compares .task (READ_ONCE) with its own
  *			current, never equal, and counts itself missed.
+ * sa_rules[] (sa_ctx.c) a capture rule's kind, range and name are written
+ *			under sa_ctl_lock while its .armed is 0, then .armed
+ *			set by smp_store_release(); probes read .armed with
+ *			smp_load_acquire() and only then the rest.  Before a
+ *			rule's fields change (a module's init text freed at
+ *			MODULE_STATE_LIVE, its text gone at GOING, the rule
+ *			dropped or its slot reused), .armed is cleared and
+ *			synchronize_rcu() waits out every probe that may read
+ *			it; a site added while a rule was disarmed is captured
+ *			by the walk after it is armed again (after another
+ *			synchronize_rcu(): the site is then published).
+ * sa_stack.ready	(sa_stacks.c) 0 -> 1 once, by cmpxchg() after the
+ *			stack's hash slot was set (the entry complete), by the
+ *			CPU that stored it or one that found it first; that
+ *			CPU alone counts it in the published stacks (an
+ *			atomic_t the header reads, not a walk of the table).
+ *			The stacks file reads .ready with smp_load_acquire().
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones

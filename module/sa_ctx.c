@@ -137,6 +137,9 @@ int sa_ctx_check(void)
 {
 	int i = sysfs_match_string(sa_split_names, split ? split : "none");
 
+	/* Checked now, though the stack table is made by the first capture. */
+	if (sa_stacks_check())
+		return -EINVAL;
 	if (i < 0) {
 		pr_err("split=%s: not one of none, cgroup, node, task\n", split);
 		return -EINVAL;
@@ -247,8 +250,11 @@ void sa_ctx_forget(unsigned int idx)
 }
 
 /*
- * A task's name as a key: whitespace and unprintables as '_', an empty
- * one '_', NUL-padded.
+ * A task's name as a key: each byte outside '!'..'~' (0x21..0x7e: space,
+ * control bytes, and every byte of a UTF-8 sequence, which the kernel's
+ * isprint() takes for Latin-1) as '_', so that it is one token of the
+ * file whatever bytes prctl(PR_SET_NAME) set; an empty one '_';
+ * NUL-padded.
  */
 static void sa_ctx_comm(char *dst)
 {
@@ -256,11 +262,11 @@ static void sa_ctx_comm(char *dst)
 
 	for (i = 0; i < SA_CTX_COMM_LEN - 1 && i < TASK_COMM_LEN - 1; i++) {
 		/* Read once each: a task may rename itself meanwhile. */
-		char c = READ_ONCE(current->comm[i]);
+		unsigned char c = READ_ONCE(current->comm[i]);
 
 		if (!c)
 			break;
-		dst[i] = isspace(c) || !isprint(c) ? '_' : c;
+		dst[i] = c < 0x21 || c > 0x7e ? '_' : c;
 	}
 	/* A name set empty (prctl()) as one the row can show. */
 	if (!i)
@@ -407,6 +413,8 @@ void sa_ctx_suffix(struct seq_file *m, unsigned int idx)
 
 #define SA_MAX_RULES	16
 #define SA_SPEC_LEN	160
+/* A rule's module or cache name: a cache name is at most 63 bytes here. */
+#define SA_RULE_NAME_LEN	64
 
 enum sa_rule_kind {
 	SA_RULE_FUNC,		/* every site in [start, end) */
@@ -416,20 +424,26 @@ enum sa_rule_kind {
 };
 
 /*
- * A rule.  .used and .spec are sa_ctl_lock's.  The probes read a rule
- * whose .armed they see set (an acquire) and its kind, range and name,
- * written before it was armed; a rule is disarmed, then
+ * A rule.  .used, .init and .spec are sa_ctl_lock's.  The probes read a
+ * rule whose .armed they see set (an acquire) and its kind, range, name
+ * and .cmp, written before it was armed; a rule is disarmed, then
  * synchronize_rcu() (probes run in an RCU read side: preemption off)
- * before any of them changes.  A module rule is
- * armed while its module is loaded (sa_capture_module()).
+ * before any of them changes.  A module rule is armed while its module
+ * is loaded, its init text in its range only until the module is live
+ * (sa_capture_module()).  .name is a module rule's module, the module of
+ * a function rule's function ("" for the kernel's own), a cache rule's
+ * cache; .init says a function rule's function is in its module's init
+ * text.  .cmp: how many bytes of a cache rule's name a row shows.
  */
 struct sa_rule {
 	int armed;
 	bool used;
+	bool init;
 	enum sa_rule_kind kind;
 	unsigned long start, end;
 	unsigned long istart, iend;
-	char name[MODULE_NAME_LEN];
+	unsigned int cmp;
+	char name[SA_RULE_NAME_LEN];
 	char spec[SA_SPEC_LEN];
 };
 
@@ -454,8 +468,10 @@ static bool sa_rule_match(const struct sa_rule *r, const struct sa_site *e)
 		return (cs >= r->start && cs < r->end) ||
 		       (cs >= r->istart && cs < r->iend);
 	case SA_RULE_CACHE:
+		/* A row shows a name's first SA_NAME_LEN - 1 bytes. */
 		return (READ_ONCE(e->type) & SA_TYPE_CACHE) &&
-		       !strncmp(sa_site_cold(e)->name, r->name, SA_NAME_LEN);
+		       !strncmp(sa_site_cold(e)->name, r->name, r->cmp) &&
+		       !sa_site_cold(e)->name[r->cmp];
 	}
 	return false;
 }
@@ -506,13 +522,15 @@ static void sa_capture_apply(void)
 
 /*
  * The extent [*start, *end) of the function named @name (in module @mod
- * when not NULL), as kallsyms names it; -ENOENT when there is none.  A
- * kprobe registered disabled (never armed) resolves the name, as
- * sa_unwrap.c does; a refusal after that (a function kprobes may not
- * probe) still gave the address.  @buf: KSYM_SYMBOL_LEN.
+ * when not NULL), as kallsyms names it, and in @owner the module it is
+ * in ("" for the kernel's own); -ENOENT when there is none.  A kprobe
+ * registered disabled (never armed) resolves the name, as sa_unwrap.c
+ * does; a refusal after that (a function kprobes may not probe) still
+ * gave the address.  @buf: KSYM_SYMBOL_LEN; @owner: SA_RULE_NAME_LEN.
  */
 static int sa_func_extent(const char *name, const char *mod, char *buf,
-			  unsigned long *start, unsigned long *end)
+			  unsigned long *start, unsigned long *end,
+			  char *owner)
 {
 #ifdef CONFIG_KPROBES
 	char sym[KSYM_NAME_LEN + MODULE_NAME_LEN + 2];
@@ -528,10 +546,17 @@ static int sa_func_extent(const char *name, const char *mod, char *buf,
 	if (IS_ERR_OR_NULL(kp.addr))
 		return -ENOENT;
 	addr = (unsigned long)kp.addr;
+	/* "NAME+0xOFF/0xLEN", then " [MODULE]" for a module's. */
 	sprint_symbol(buf, addr);
+	owner[0] = '\0';
 	bracket = strchr(buf, ' ');
-	if (bracket)
+	if (bracket) {
 		*bracket = '\0';
+		if (bracket[1] == '[') {
+			strscpy(owner, bracket + 2, SA_RULE_NAME_LEN);
+			owner[strcspn(owner, "] ")] = '\0';
+		}
+	}
 	plus = strrchr(buf, '+');
 	if (!plus || sscanf(plus, "+%lx/%lx", &off, &size) != 2 || !size)
 		return -ENOENT;
@@ -567,9 +592,28 @@ static bool sa_module_struct(struct module *mod, char *buf)
 }
 
 /*
- * The module @name, loaded: its text and init text in @r.  The module
- * list is walked from this module's entry, under RCU (entries leave it
- * by list_del_rcu()), passing over its head.
+ * Module @mod's text in @r, and its init text while it is coming: once
+ * it is live, its init text is freed (or about to be, and the notifier's
+ * MODULE_STATE_LIVE, which clears a rule's, has run: it set the state
+ * before, and took sa_ctl_lock after, the notifier of a module seen
+ * coming here runs after this rule is made).
+ */
+static void sa_module_ranges(const struct module *mod, int state,
+			     struct sa_rule *r)
+{
+	sa_loads_text(mod, false, &r->start, &r->end);
+	r->istart = 0;
+	r->iend = 0;
+	if (state == MODULE_STATE_COMING)
+		sa_loads_text(mod, true, &r->istart, &r->iend);
+}
+
+/*
+ * Under sa_ctl_lock: the module @name, coming or live: its text (and
+ * init text while it is coming) in @r.  The module list is walked from
+ * this module's entry, under RCU (entries leave it by list_del_rcu()),
+ * passing over its head.  A module going is not found: its notifier may
+ * have run already.
  */
 static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
 {
@@ -577,20 +621,20 @@ static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
 	bool found = false;
 
 	if (!strcmp(THIS_MODULE->name, name)) {
-		sa_loads_text(THIS_MODULE, false, &r->start, &r->end);
-		sa_loads_text(THIS_MODULE, true, &r->istart, &r->iend);
+		sa_module_ranges(THIS_MODULE, READ_ONCE(THIS_MODULE->state), r);
 		return true;
 	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(mod, &THIS_MODULE->list, list) {
+		int state;
+
 		if (!sa_module_struct(mod, buf))
 			continue;	/* the list's head */
-		if (READ_ONCE(mod->state) == MODULE_STATE_UNFORMED ||
-		    READ_ONCE(mod->state) == MODULE_STATE_GOING ||
-		    strcmp(mod->name, name))
+		state = READ_ONCE(mod->state);
+		if (state == MODULE_STATE_UNFORMED ||
+		    state == MODULE_STATE_GOING || strcmp(mod->name, name))
 			continue;
-		sa_loads_text(mod, false, &r->start, &r->end);
-		sa_loads_text(mod, true, &r->istart, &r->iend);
+		sa_module_ranges(mod, state, r);
 		found = true;
 		break;
 	}
@@ -598,15 +642,18 @@ static bool sa_module_find(const char *name, struct sa_rule *r, char *buf)
 	return found;
 }
 
-/* Is there a cache @name: its sysfs directory (SLUB), or a site of it? */
-static bool sa_cache_exists(const char *name)
+/*
+ * Is there the cache of cache rule @r: its sysfs directory (SLUB), or a
+ * site that shows its name?
+ */
+static bool sa_cache_exists(const struct sa_rule *r)
 {
-	char path[32 + SA_NAME_LEN];
+	char path[32 + SA_RULE_NAME_LEN];
 	unsigned int i, n = sa_sites_seen();
 	struct path p;
 
-	if (!strchr(name, '/')) {
-		snprintf(path, sizeof(path), "/sys/kernel/slab/%s", name);
+	if (!strchr(r->name, '/')) {
+		snprintf(path, sizeof(path), "/sys/kernel/slab/%s", r->name);
 		if (!kern_path(path, LOOKUP_FOLLOW, &p)) {
 			path_put(&p);
 			return true;
@@ -615,8 +662,7 @@ static bool sa_cache_exists(const char *name)
 	for (i = 0; i < n; i++) {
 		struct sa_site *e = sa_site_at(i);
 
-		if (sa_site_ready(e) && (READ_ONCE(e->type) & SA_TYPE_CACHE) &&
-		    !strncmp(sa_site_cold(e)->name, name, SA_NAME_LEN))
+		if (sa_site_ready(e) && sa_rule_match(r, e))
 			return true;
 	}
 	return false;
@@ -643,6 +689,7 @@ static bool sa_word(const char *s, size_t max)
  */
 static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
 {
+	static struct sa_rule owner;	/* sa_ctl_lock */
 	char fn[KSYM_NAME_LEN], mod[MODULE_NAME_LEN] = "", *plus;
 	unsigned long off = 0, len = 0, start, end;
 	const char *p;
@@ -671,11 +718,16 @@ static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
 	}
 	if (!strncmp(spec, "cache:", 6)) {
 		r->kind = SA_RULE_CACHE;
-		if (!spec[6] || strlen(spec + 6) >= SA_NAME_LEN ||
-		    strpbrk(spec + 6, " \t\n"))
+		if (!spec[6] || strpbrk(spec + 6, " \t\n"))
 			goto bad;
-		strscpy(r->name, spec + 6, SA_NAME_LEN);
-		if (!sa_cache_exists(r->name)) {
+		if (strscpy(r->name, spec + 6, sizeof(r->name)) < 0) {
+			pr_err("capture %s: a cache name of more than %d bytes is refused\n",
+			       spec, SA_RULE_NAME_LEN - 1);
+			return -EINVAL;
+		}
+		/* A row shows its first SA_NAME_LEN - 1 bytes (sa_rule_match()). */
+		r->cmp = min_t(unsigned int, strlen(r->name), SA_NAME_LEN - 1);
+		if (!sa_cache_exists(r)) {
 			pr_err("capture %s: no cache %s (/sys/kernel/slab/%s, or a site of it)\n",
 			       spec, r->name, r->name);
 			return -ENOENT;
@@ -721,12 +773,26 @@ static int sa_rule_parse(const char *spec, struct sa_rule *r, char *buf)
 	}
 	if (!sa_word(fn, sizeof(fn)) || strchr(fn, ':'))
 		goto bad;
-	ret = sa_func_extent(fn, mod[0] ? mod : NULL, buf, &start, &end);
+	ret = sa_func_extent(fn, mod[0] ? mod : NULL, buf, &start, &end,
+			     r->name);
 	if (ret) {
 		pr_err("capture %s: no function %s%s%s%s\n", spec, fn,
 		       mod[0] ? " in module " : "", mod, IS_ENABLED(CONFIG_KPROBES) ?
 		       "" : " (functions are found by name through kprobes: CONFIG_KPROBES)");
 		return ret;
+	}
+	/*
+	 * A module's function: the rule is dropped when its code goes
+	 * (sa_capture_module()), and so made only while the module is not
+	 * going (its notifier, which waits for sa_ctl_lock, is yet to run).
+	 */
+	if (r->name[0]) {
+		if (!sa_module_find(r->name, &owner, buf)) {
+			pr_err("capture %s: module %s is going\n", spec,
+			       r->name);
+			return -ENOENT;
+		}
+		r->init = start >= owner.istart && start < owner.iend;
 	}
 	if (r->kind == SA_RULE_SITE) {
 		if ((len && len != end - start) || off >= end - start) {
@@ -856,31 +922,86 @@ int sa_capture_load(void)
 	return ret ? -EINVAL : 0;
 }
 
-void sa_capture_module(const char *name, const struct module *mod,
-		       bool coming)
+/*
+ * Does module @name's event @state change rule @r?  A module rule of that
+ * name takes the module's text (and init text) when it comes, drops its
+ * init text when it goes live, and waits, disarmed, while it is away; a
+ * function rule in that module is dropped when its function's code goes
+ * (the module goes, or goes live for a function of its init text).
+ */
+static bool sa_rule_moves(const struct sa_rule *r, const char *name,
+			  int state)
 {
+	if (!r->used || strcmp(r->name, name))
+		return false;
+	switch (r->kind) {
+	case SA_RULE_MODULE:
+		/* One made while the module was coming has its range. */
+		if (state == MODULE_STATE_COMING)
+			return !r->armed;
+		if (state == MODULE_STATE_LIVE)
+			return r->istart < r->iend;
+		return r->armed;
+	case SA_RULE_FUNC:
+	case SA_RULE_SITE:
+		return state == MODULE_STATE_GOING ||
+		       (state == MODULE_STATE_LIVE && r->init);
+	default:
+		return false;
+	}
+}
+
+void sa_capture_module(const char *name, const struct module *mod,
+		       int state)
+{
+	unsigned long moved = 0;
+	bool rearmed = false;
 	unsigned int i;
-	bool gone = false;
 
 	lockdep_assert_held(&sa_ctl_lock);
+	BUILD_BUG_ON(SA_MAX_RULES > BITS_PER_LONG);
+	for (i = 0; i < SA_MAX_RULES; i++) {
+		if (!sa_rule_moves(&sa_rules[i], name, state))
+			continue;
+		moved |= BIT(i);
+		WRITE_ONCE(sa_rules[i].armed, 0);
+	}
+	if (!moved)
+		return;
+	/*
+	 * No probe reads those rules any more (a module rule is disarmed
+	 * already when its module comes: since its last unload, or since
+	 * it was made, when it did not find the module).
+	 */
+	if (state != MODULE_STATE_COMING)
+		synchronize_rcu();
 	for (i = 0; i < SA_MAX_RULES; i++) {
 		struct sa_rule *r = &sa_rules[i];
 
-		if (!r->used || r->kind != SA_RULE_MODULE ||
-		    strcmp(r->name, name))
+		if (!(moved & BIT(i)))
 			continue;
-		if (coming) {
-			/* Disarmed since its last unload: no probe reads it. */
-			sa_loads_text(mod, false, &r->start, &r->end);
-			sa_loads_text(mod, true, &r->istart, &r->iend);
-			/* Its range before it is seen armed. */
-			smp_store_release(&r->armed, 1);
-		} else {
-			WRITE_ONCE(r->armed, 0);
-			gone = true;
+		if (r->kind != SA_RULE_MODULE) {
+			pr_info("capture %s: dropped, the code of module %s is %s\n",
+				r->spec, name, state == MODULE_STATE_GOING ?
+				"unloaded" : "freed (init text)");
+			sa_rule_drop(i);
+			continue;
 		}
+		if (state == MODULE_STATE_GOING)
+			continue;	/* until it comes again */
+		sa_module_ranges(mod, state, r);
+		/* Its range before it is seen armed. */
+		smp_store_release(&r->armed, 1);
+		if (state == MODULE_STATE_LIVE)
+			rearmed = true;
 	}
-	/* Before another module's code can be where it was. */
-	if (gone)
+	/*
+	 * A site of the module's text added while its rule was disarmed
+	 * (the module running after its init) is published once no probe
+	 * is in the RCU read side it was in: then the walk captures it.
+	 */
+	if (rearmed) {
 		synchronize_rcu();
+		sa_capture_apply();
+	}
 }

@@ -55,8 +55,9 @@ struct sa_ctx_key {
 };
 
 /*
- * At load, before the tables: check the split= and capture parameters
- * against this kernel (-EINVAL with a log line naming what is missing).
+ * At load, before the tables: check the split= and max_stacks parameters
+ * against this kernel (-EINVAL with a log line naming what is missing or
+ * out of range).
  */
 int sa_ctx_check(void);
 /* The bytes of the child table for @sites sites. */
@@ -115,13 +116,15 @@ int sa_capture_cmd(const char *cmd);
 /* At load, before any probe: the capture= parameter's rules; 0 or -EINVAL. */
 int sa_capture_load(void);
 /*
- * Under sa_ctl_lock, from the module notifier: module @name (@mod) is
- * coming (its text is where a module rule of that name captures) or
- * going.
+ * Under sa_ctl_lock, from the module notifier: module @name (@mod) is in
+ * @state now: coming (its text and init text are where a module rule of
+ * that name captures), live (its init text is freed next: no rule
+ * captures there any more) or going (its module rules wait for its next
+ * load, its function rules are dropped).
  */
 struct module;
 void sa_capture_module(const char *name, const struct module *mod,
-		       bool coming);
+		       int state);
 
 /* The split's name as the header says it. */
 const char *sa_split_name(void);

@@ -155,12 +155,14 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		if (sa_load_of(mod) == SA_LOAD_LOST)
 			sa_loads_lost++;
 		/* A capture rule of its name captures its sites. */
-		sa_capture_module(mod->name, mod, true);
+		sa_capture_module(mod->name, mod, MODULE_STATE_COMING);
 		break;
 	case MODULE_STATE_LIVE:
 		/* Its init text is freed next: its sites are done with. */
 		sa_names_resolve_all();
 		sa_load_retire(mod, sa_load_of(mod), true);
+		/* Nor does a capture rule capture there any more. */
+		sa_capture_module(mod->name, mod, MODULE_STATE_LIVE);
 		break;
 	case MODULE_STATE_GOING:
 		sa_nr_unloads++;
@@ -169,7 +171,7 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		/* Its init text too, when it failed before going live. */
 		sa_load_retire(mod, owner, true);
 		sa_load_retire(mod, owner, false);
-		sa_capture_module(mod->name, mod, false);
+		sa_capture_module(mod->name, mod, MODULE_STATE_GOING);
 		if (owner == SA_LOAD_LOST)
 			break;
 		sa_loads[owner - 1].mod = NULL;

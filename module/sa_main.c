@@ -217,14 +217,19 @@ static int __init sa_init(void)
 	/* Before any probe: the probes read the helpers' table. */
 	sa_unwrap_init();
 	t = sa_step("find the allocation helpers", t);
-	/* Before any probe: the sites capture= names are captured. */
-	ret = sa_capture_load();
-	if (ret)
-		goto out_tables;
-	t = sa_step("apply capture=", t);
+	/*
+	 * Before capture=: a module that comes, goes live or goes while its
+	 * rules are made is seen by the notifier, which waits for
+	 * sa_ctl_lock and then sets, clears or drops what they took of it.
+	 */
 	ret = sa_loads_watch();
 	if (ret)
 		goto out_tables;
+	/* Before any probe: the sites capture= names are captured. */
+	ret = sa_capture_load();
+	if (ret)
+		goto out_watch;
+	t = sa_step("apply capture=", t);
 
 	t = ktime_get_ns();
 	mutex_lock(&sa_ctl_lock);

@@ -87,13 +87,15 @@ static u32 sa_name_resolve(struct sa_site *e, char *buf)
 	size_t len;
 
 	/*
-	 * A context row's name is its parent's, resolved first (the parent
-	 * was seen before it: a lower index), kept once.
+	 * A context row's name is its parent's, resolved now if it was not
+	 * yet (a parent whose own row is empty is not shown), and kept once.
 	 */
 	if (k) {
-		const struct sa_site_cold *pc = &sa_site_colds[k->parent - 1];
+		struct sa_site_cold *pc = &sa_site_colds[k->parent - 1];
 
-		if (pc->sym && pc->sym != SA_SYM_LOOKUP) {
+		if (!pc->sym)
+			sa_name_resolve(sa_site_at(k->parent - 1), buf);
+		if (pc->sym != SA_SYM_LOOKUP) {
 			c->hidden = pc->hidden;
 			c->sym = pc->sym;
 			return c->sym;

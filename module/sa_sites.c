@@ -348,18 +348,21 @@ struct sa_site *sa_site_unwrap(struct sa_site *e, const struct kmem_cache *s)
 /* ---- context rows ------------------------------------------------------ */
 
 /*
- * An entry for a context row: this CPU's spare, or a new one while the
- * table has more than its last eighth free, which is kept for call sites
- * of their own (a split makes a row per site and context: without it,
- * they could take every entry, and a new call site's allocations would
- * be in no row at all); sa_site_cap when there is none.
+ * An entry for a context row of the site at index @parent, after it (the
+ * rows stay in first-seen order, a context row after its site's): this
+ * CPU's spare if it is, or a new one while the table has more than its
+ * last eighth free, which is kept for call sites of their own (a split
+ * makes a row per site and context: without it, they could take every
+ * entry, and a new call site's allocations would be in no row at all);
+ * sa_site_cap when there is none.
  */
-static int sa_site_reserve_child(void)
+static int sa_site_reserve_child(int parent)
 {
-	int idx = this_cpu_xchg(sa_spare_site, -1);
+	int idx = this_cpu_read(sa_spare_site);
 	int n = atomic_read(&sa_nr_sites);
 
-	if (idx >= 0)
+	/* Taken only if it is still the spare (an interrupt may take it). */
+	if (idx > parent && this_cpu_cmpxchg(sa_spare_site, idx, -1) == idx)
 		return idx;
 	do {
 		if (n >= sa_site_cap - sa_site_cap / 8)
@@ -370,7 +373,7 @@ static int sa_site_reserve_child(void)
 
 struct sa_site *sa_site_new_child(struct sa_site *parent)
 {
-	int idx = sa_site_reserve_child();
+	int idx = sa_site_reserve_child(parent - sa_sites);
 	struct sa_site *c;
 
 	if (idx >= sa_site_cap)

@@ -36,7 +36,7 @@
 static unsigned long max_stacks = 4096;
 module_param(max_stacks, ulong, 0444);
 MODULE_PARM_DESC(max_stacks,
-		 "stacks of captured sites kept (made by the first capture), 1..1048576");
+		 "stacks of captured sites kept (made by the first capture), 1..1048576, checked at load");
 
 struct sa_stack {
 	u32 hash;
@@ -50,6 +50,8 @@ static u32 *sa_stack_hash;		/* ids, 0 vacant */
 static unsigned long sa_stack_hash_mask;
 static unsigned int sa_stack_cap;
 static atomic_t sa_nr_stacks = ATOMIC_INIT(0);
+/* Stacks published (.ready set), each counted once: the header's. */
+static atomic_t sa_nr_stacks_ready = ATOMIC_INIT(0);
 /*
  * An entry this CPU reserved and filled for a stack that another CPU
  * stored first: kept for this CPU's next new stack (-1: none), so that a
@@ -69,6 +71,16 @@ size_t sa_stacks_memory(void)
 	return sa_stacks_bytes;
 }
 
+int sa_stacks_check(void)
+{
+	if (!max_stacks || max_stacks > SA_MAX_STACKS) {
+		pr_err("max_stacks=%lu: must be 1..%lu\n", max_stacks,
+		       SA_MAX_STACKS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sa_stacks_make(void)
 {
 	unsigned long slots;
@@ -79,11 +91,6 @@ int sa_stacks_make(void)
 		return -EOPNOTSUPP;
 	if (sa_stacks)
 		return 0;
-	if (!max_stacks || max_stacks > SA_MAX_STACKS) {
-		pr_err("max_stacks=%lu: must be 1..%lu\n", max_stacks,
-		       SA_MAX_STACKS);
-		return -EINVAL;
-	}
 	slots = roundup_pow_of_two(max_stacks * 2);
 	st = sa_zalloc(array_size(max_stacks, sizeof(*st)));
 	hash = sa_zalloc(array_size(slots, sizeof(u32)));
@@ -98,6 +105,7 @@ int sa_stacks_make(void)
 	sa_stack_hash_mask = slots - 1;
 	sa_stack_hash = hash;
 	atomic_set(&sa_nr_stacks, 0);
+	atomic_set(&sa_nr_stacks_ready, 0);
 	sa_stacks_bytes = max_stacks * sizeof(*st) + slots * sizeof(u32);
 	/* Last, by a release: pairs with the acquire in sa_stack_get(). */
 	smp_store_release(&sa_stacks, st);
@@ -127,6 +135,17 @@ static bool sa_stack_walkable(void)
 }
 
 #ifdef CONFIG_STACKTRACE
+/*
+ * Stack @st shown in the file from now, complete (its hash slot was set,
+ * a full barrier), and counted once: by the CPU whose cmpxchg() sets
+ * .ready, which orders the entry before it for the file's acquire.
+ */
+static void sa_stack_publish(struct sa_stack *st)
+{
+	if (!READ_ONCE(st->ready) && !cmpxchg(&st->ready, 0, 1))
+		atomic_inc(&sa_nr_stacks_ready);
+}
+
 /* The id of the stack @f[0..@n), stored if new; 0 when the table is full. */
 static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 			  unsigned int n)
@@ -155,7 +174,7 @@ static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 			/* A full barrier: the entry is complete when seen. */
 			if (!cmpxchg(&sa_stack_hash[h], 0, (u32)idx + 1)) {
 				/* For the file's walk, which reads no hash. */
-				smp_store_release(&st->ready, 1);
+				sa_stack_publish(st);
 				return idx + 1;
 			}
 			continue;	/* lost the slot: look at the winner */
@@ -164,14 +183,11 @@ static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 		if (table[v - 1].hash == hash && table[v - 1].n == n &&
 		    !memcmp(table[v - 1].frames, f, n * sizeof(long))) {
 			/*
-			 * Complete since its slot was set (a full barrier):
-			 * shown in the file from now, whichever CPU says so
-			 * first (the winner may not have said so yet).
+			 * Complete since its slot was set: shown in the file
+			 * from now, whichever CPU says so first (the winner
+			 * may not have said so yet).
 			 */
-			if (!READ_ONCE(table[v - 1].ready)) {
-				/* Pairs with the file walk's acquire. */
-				smp_store_release(&table[v - 1].ready, 1);
-			}
+			sa_stack_publish(&table[v - 1]);
 			if (idx >= 0)
 				this_cpu_cmpxchg(sa_spare_stack, -1, idx);
 			return v;
@@ -222,22 +238,17 @@ static unsigned int sa_stacks_seen(void)
 	return min_t(unsigned int, atomic_read(&sa_nr_stacks), sa_stack_cap);
 }
 
-/* A stored stack, complete; pairs with the release that published it. */
+/* Is this stored stack published (complete)? */
 static bool sa_stack_ready(const struct sa_stack *st)
 {
-	/* Pairs with the release in sa_stack_store(). */
+	/* Pairs with the cmpxchg() in sa_stack_publish(). */
 	return smp_load_acquire(&st->ready);
 }
 
-/* Under sa_ctl_lock: the stacks published. */
+/* The stacks published: a counter, not a walk of the table. */
 static unsigned int sa_stacks_stored(void)
 {
-	unsigned int i, n = sa_stacks ? sa_stacks_seen() : 0, stored = 0;
-
-	for (i = 0; i < n; i++)
-		if (sa_stack_ready(&sa_stacks[i]))
-			stored++;
-	return stored;
+	return atomic_read(&sa_nr_stacks_ready);
 }
 
 void sa_stacks_header(struct seq_file *m, u64 dropped, u64 unseen)

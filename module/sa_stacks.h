@@ -14,6 +14,8 @@
 
 /* Can this kernel walk stacks (CONFIG_STACKTRACE)? */
 bool sa_stacks_usable(void);
+/* At load: is max_stacks in range?  0, or -EINVAL with a log line. */
+int sa_stacks_check(void);
 /* Process context: the table, if not yet made; 0, -ENOMEM or -EOPNOTSUPP. */
 int sa_stacks_make(void);
 void sa_stacks_free(void);

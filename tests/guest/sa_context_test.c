@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -27,6 +28,11 @@
 
 #define CTX_PROC	"/proc/sa_ctx"
 #define CTX_STACKS	"/proc/slab_account_stacks"
+#define CTX_DETAIL	"/proc/slab_account_detail"
+/* sa_ctx's long-named cache, and the 23 bytes of it a row shows. */
+#define CTX_CACHE	"sa_ctx_cache_with_a_long_name"
+#define CTX_CACHE_SHOWN	"sa_ctx_cache_with_a_lon"
+#define CTX_CACHE_SITE	"sa_ctx_cache_site"
 #define CTX_SITE	"sa_ctx_site"
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CTX_ANY		(-1)
@@ -577,6 +583,311 @@ TEST(capture_on_off_under_load)
 	ctx_gone();
 }
 
+/*
+ * A function rule on a module's code is dropped when that module goes
+ * (its code gone, another module could be loaded where it was): said in
+ * the kernel log, no more in `capture rules`, and the module loaded again
+ * is not captured by it.  A module rule waits for the module's next load
+ * and captures it again.
+ */
+TEST(module_rules_across_reloads)
+{
+	struct stack_rec st[MAX_STACKS];
+	struct sa_truth want, got;
+	struct sa_snap snap;
+	char err[256];
+	int nst, logged;
+
+	ASSERT_EQ(0, ctx_fresh());
+	if (strcmp(site_spec(), CTX_SITE)) {
+		TH_LOG("no kprobes: no function can be named, that part not tried");
+	} else {
+		ASSERT_EQ(0, sa_cmd("capture " CTX_SITE));
+		EXPECT_EQ(1, sa_key_now("capture rules"));
+		logged = sa_logged_times("capture " CTX_SITE ": dropped");
+		ctx_gone();
+		EXPECT_EQ(0, sa_key_now("capture rules"));
+		EXPECT_EQ(logged + 1,
+			  sa_logged_times("capture " CTX_SITE ": dropped"));
+		EXPECT_EQ(ENOENT, sa_cmd("uncapture " CTX_SITE));
+		ASSERT_EQ(0, ctx_fresh());
+		ASSERT_EQ(0, ctx("alloc a 2 64 tag=1"));
+		ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err)))
+			TH_LOG("%s", err);
+		EXPECT_EQ(1, all_rows(&snap, &got));
+		ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
+		EXPECT_EQ(1, ctx_rows(&snap, NULL, &got));
+		EXPECT_SUMS(want, got, "own row, the rule dropped");
+		EXPECT_EQ(0, sa_snap_key(&snap, "captured sites"));
+		sa_snap_free(&snap);
+	}
+
+	ASSERT_EQ(0, sa_cmd("capture module:sa_ctx"));
+	ctx_gone();
+	EXPECT_EQ(1, sa_key_now("capture rules"));
+	ASSERT_EQ(0, ctx_fresh());
+	ASSERT_EQ(0, ctx("alloc b 3 64 tag=2"));
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	EXPECT_EQ(1, caller_rows(&snap, st, nst, 'b', &got));
+	ASSERT_EQ(0, truth(&want, 'b', 2, CTX_ANY));
+	EXPECT_SUMS(want, got, "caller b's stack row after the reload");
+	EXPECT_EQ(0, ctx_rows(&snap, NULL, &got));
+	sa_snap_free(&snap);
+	EXPECT_EQ(0, sa_cmd("uncapture module:sa_ctx"));
+	ctx_gone();
+}
+
+/* "# cache allocs N objs M" of sa_ctx; -1 if unreadable. */
+static int cache_books(unsigned long long *allocs, unsigned long long *objs)
+{
+	char *text, *at;
+	int ret = -1;
+
+	if (sa_read_file(CTX_PROC, &text, NULL))
+		return -1;
+	at = strstr(text, "# cache allocs ");
+	if (at && sscanf(at, "# cache allocs %llu objs %llu", allocs, objs) == 2)
+		ret = 0;
+	free(text);
+	return ret;
+}
+
+/*
+ * A cache name longer than a row shows (29 bytes, 23 shown) is captured,
+ * by its whole name; one longer than a rule keeps (64 bytes) is refused.
+ */
+TEST(capture_long_cache_name)
+{
+	unsigned long long allocs, objs, own = 0, stacked = 0, frees = 0;
+	unsigned long long live_objs = 0;
+	struct sa_snap snap;
+	char err[256], type[64] = "";
+	int named;
+
+	ASSERT_EQ(0, ctx_fresh());
+	EXPECT_EQ(EINVAL, sa_cmd("capture cache:"
+				 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+	ASSERT_EQ(0, sa_cmd("capture cache:" CTX_CACHE));
+	EXPECT_EQ(1, sa_key_now("capture rules"));
+	ASSERT_EQ(0, ctx("cache alloc 5"));
+	ASSERT_EQ(0, ctx("cache free"));
+	ASSERT_EQ(0, ctx("cache alloc 3"));
+	ASSERT_EQ(0, cache_books(&allocs, &objs));
+	ASSERT_EQ(8, allocs);
+	ASSERT_EQ(3, objs);
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	for (size_t i = 0; i < snap.nrows; i++) {
+		const struct sa_row *r = &snap.rows[i];
+		const char *at = sa_row_context(r);
+
+		if (strncmp(r->caller, CTX_CACHE_SITE "+0x",
+			    strlen(CTX_CACHE_SITE) + 3) ||
+		    !strstr(r->caller, " [sa_ctx]") || sa_row_unloaded(r))
+			continue;
+		snprintf(type, sizeof(type), "%s", r->type);
+		if (!at) {
+			own += r->allocs;
+		} else {
+			EXPECT_EQ(0, strncmp(at, " @stack:", 8)) TH_LOG("%s", r->caller);
+			stacked += r->allocs;
+			frees += r->frees;
+			live_objs += r->objs;
+		}
+	}
+	sa_snap_free(&snap);
+	/* A kernel whose events do not name the cache (5.10): no rule matches. */
+	named = strcmp(type, "cache") != 0;
+	if (named) {
+		EXPECT_STREQ("cache:" CTX_CACHE_SHOWN, type);
+		EXPECT_EQ(0, own);
+		EXPECT_EQ(allocs, stacked);
+		EXPECT_EQ(5, frees);
+		EXPECT_EQ(objs, live_objs);
+	} else {
+		TH_LOG("the kernel does not name the cache: nothing captured");
+		EXPECT_EQ(allocs, own);
+	}
+	ASSERT_EQ(0, ctx("cache free"));
+	EXPECT_EQ(0, sa_cmd("uncapture cache:" CTX_CACHE));
+	ctx_gone();
+}
+
+/* max_stacks out of range fails the load, whether or not anything captures. */
+TEST(max_stacks_checked_at_load)
+{
+	int logged = sa_logged_times("max_stacks=0: must be 1..1048576");
+
+	EXPECT_EQ(EINVAL, sa_reload("max_stacks=0"));
+	EXPECT_EQ(logged + 1, sa_logged_times("max_stacks=0: must be 1..1048576"));
+	EXPECT_EQ(EINVAL, sa_reload("max_stacks=1048577"));
+	EXPECT_EQ(0, sa_module_loaded("slab_account"));
+	sa_back();
+	EXPECT_EQ(1, sa_module_loaded("slab_account"));
+}
+
+/*
+ * A stack table of two: the first two callers' stacks fit, the third's
+ * allocations are counted in `stacks dropped` and in the site's own row,
+ * exactly.
+ */
+TEST(full_stack_table)
+{
+	struct stack_rec st[MAX_STACKS];
+	struct sa_truth want, got;
+	struct sa_snap snap;
+	char err[256], rule[64];
+	int nst;
+
+	ASSERT_EQ(0, sa_reload("max_stacks=2"));
+	ASSERT_EQ(0, ctx_fresh());
+	snprintf(rule, sizeof(rule), "capture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	ASSERT_EQ(0, ctx("alloc a 3 100 tag=1"));
+	ASSERT_EQ(0, ctx("alloc b 2 100 tag=2"));
+	ASSERT_EQ(0, ctx("alloc c 4 100 tag=3"));
+	ASSERT_EQ(0, ctx("free c 1 tag=3"));
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	EXPECT_EQ(2, nst);
+	EXPECT_EQ(2, sa_snap_key(&snap, "stack capacity"));
+	EXPECT_EQ(2, sa_snap_key(&snap, "stacks"));
+	EXPECT_EQ(4, sa_snap_key(&snap, "stacks dropped"));
+	EXPECT_EQ(0, sa_snap_key(&snap, "stacks unseen"));
+	EXPECT_EQ(1, caller_rows(&snap, st, nst, 'a', &got));
+	ASSERT_EQ(0, truth(&want, 'a', 1, CTX_ANY));
+	EXPECT_SUMS(want, got, "caller a's stack row");
+	EXPECT_EQ(1, caller_rows(&snap, st, nst, 'b', &got));
+	ASSERT_EQ(0, truth(&want, 'b', 2, CTX_ANY));
+	EXPECT_SUMS(want, got, "caller b's stack row");
+	EXPECT_EQ(0, caller_rows(&snap, st, nst, 'c', &got));
+	EXPECT_EQ(1, ctx_rows(&snap, NULL, &got));
+	ASSERT_EQ(0, truth(&want, 'c', 3, CTX_ANY));
+	EXPECT_SUMS(want, got, "own row: caller c's, whose stack did not fit");
+	sa_snap_free(&snap);
+	sa_back();
+}
+
+/* ---- ages in the detail file ------------------------------------------- */
+
+struct drow {
+	unsigned long long objs, oldest, ages[6];
+	char caller[256];
+};
+
+/*
+ * The detail file's rows of the site that have a stack context, into @d
+ * (at most @max); how many, or -1.
+ */
+static int detail_stack_rows(struct drow *d, int max)
+{
+	char *text, *line, *save = NULL;
+	int n = 0, legend = 0;
+
+	if (sa_read_file(CTX_DETAIL, &text, NULL))
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v[25];
+		char *p = line, *end;
+		int i;
+
+		if (!legend) {
+			legend = line[0] == '#';
+			continue;
+		}
+		for (i = 0; i < 25; i++) {
+			v[i] = strtoull(p, &end, 10);
+			if (end == p || *end != ' ')
+				break;
+			p = end + 1;
+		}
+		if (i < 25 || !(p = strchr(p, ' ')))
+			continue;
+		p++;
+		if (strncmp(p, CTX_SITE "+0x", strlen(CTX_SITE) + 3) ||
+		    !strstr(p, " [sa_ctx]") || !strstr(p, " @stack:") ||
+		    strstr(p, " unloaded#") || n == max)
+			continue;
+		d[n].objs = v[0];
+		d[n].oldest = v[3];
+		memcpy(d[n].ages, &v[5], sizeof(d[n].ages));
+		snprintf(d[n].caller, sizeof(d[n].caller), "%s", p);
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Each stack row has the ages of its own objects in the detail file:
+ * caller a's, allocated 3 s before caller b's, are all 1 to 10 s old;
+ * caller b's less than a second.
+ */
+TEST(stack_row_ages)
+{
+	struct stack_rec st[MAX_STACKS];
+	struct drow d[8];
+	char err[256], rule[64];
+	double t0, t1;
+	int nst, nd, seen_a = 0, seen_b = 0;
+
+	ASSERT_EQ(0, ctx_fresh());
+	snprintf(rule, sizeof(rule), "capture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	ASSERT_EQ(0, ctx("alloc a 4 100 tag=1"));
+	sleep(3);
+	t0 = now_s();
+	ASSERT_EQ(0, ctx("alloc b 3 100 tag=2"));
+	nd = detail_stack_rows(d, 8);
+	t1 = now_s();
+	ASSERT_LE(0, nd);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	for (int i = 0; i < nd; i++) {
+		const char *at = strstr(d[i].caller, " @stack:");
+		char c = stack_caller(st, nst, strtoul(at + 8, NULL, 10));
+
+		TH_LOG("%c: objs %llu oldest %llu ages %llu %llu %llu %llu %llu %llu",
+		       c ? c : '?', d[i].objs, d[i].oldest, d[i].ages[0],
+		       d[i].ages[1], d[i].ages[2], d[i].ages[3], d[i].ages[4],
+		       d[i].ages[5]);
+		if (c == 'a') {
+			seen_a++;
+			EXPECT_EQ(4, d[i].objs);
+			EXPECT_EQ(4, d[i].ages[1]);
+			EXPECT_LE(3, d[i].oldest);
+			EXPECT_GT(10, d[i].oldest);
+		} else if (c == 'b') {
+			seen_b++;
+			EXPECT_EQ(3, d[i].objs);
+			/* Rounded to the second: younger than 0.5 s is 0. */
+			if (t1 - t0 < 0.5) {
+				EXPECT_EQ(3, d[i].ages[0]);
+				EXPECT_EQ(0, d[i].oldest);
+			} else {
+				TH_LOG("b's read took %.2f s: its ages not checked",
+				       t1 - t0);
+				EXPECT_EQ(3, d[i].ages[0] + d[i].ages[1]);
+			}
+		}
+	}
+	EXPECT_EQ(1, seen_a);
+	EXPECT_EQ(1, seen_b);
+	EXPECT_EQ(0, sa_cmd("uncapture all"));
+	ctx_gone();
+}
+
 /* ---- split ------------------------------------------------------------- */
 
 /* Is a cgroup2 file system mounted at CG_ROOT? */
@@ -772,6 +1083,8 @@ TEST(split_task)
 	ASSERT_EQ(0, ctx_fresh());
 	ASSERT_EQ(0, run_child(NULL, "sactx one", "alloc c 5 300 tag=4"));
 	ASSERT_EQ(0, run_child(NULL, "sactx@two", "alloc c 8 300 tag=5"));
+	/* A space, a control byte and a two-byte UTF-8 letter (é). */
+	ASSERT_EQ(0, run_child(NULL, "sa x\x01\xc3\xa9", "alloc c 2 300 tag=6"));
 	ASSERT_EQ(0, ctx("free c 2 tag=4"));
 	ASSERT_EQ(0, ctx("free c 3 tag=5 cpu=%d", other_cpu()));
 	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
@@ -782,6 +1095,161 @@ TEST(split_task)
 	EXPECT_EQ(1, ctx_rows(&snap, " @task:sactx@two", &got));
 	ASSERT_EQ(0, truth(&want, 'c', 5, CTX_ANY));
 	EXPECT_SUMS(want, got, "@task:sactx@two");
+	/* Every byte outside 0x21..0x7e is written '_': one token. */
+	EXPECT_EQ(1, ctx_rows(&snap, " @task:sa_x___", &got));
+	ASSERT_EQ(0, truth(&want, 'c', 6, CTX_ANY));
+	EXPECT_SUMS(want, got, "@task:sa_x___");
+	all_rows(&snap, &got);
+	ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
+	EXPECT_SUMS(want, got, "site (own + contexts)");
+	sa_snap_free(&snap);
+	sa_back();
+}
+
+/* The site's rows with the stack of caller @c and the task @comm, summed. */
+static int stack_task_rows(const struct sa_snap *snap, const struct stack_rec *st,
+			   int nst, char c, const char *comm, struct sa_truth *s)
+{
+	char tail[64];
+	int n = 0;
+
+	snprintf(tail, sizeof(tail), " @task:%s", comm);
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < snap->nrows; i++) {
+		const struct sa_row *r = &snap->rows[i];
+		const char *at = sa_row_context(r);
+		char *task;
+
+		if (!site_row(r) || !at || strncmp(at, " @stack:", 8))
+			continue;
+		/* " @stack:ID @task:COMM", the task last. */
+		task = strstr(at, " @task:");
+		if (!task || strcmp(task, tail) ||
+		    stack_caller(st, nst, strtoul(at + 8, NULL, 10)) != c)
+			continue;
+		sum_row(s, r);
+		n++;
+	}
+	return n;
+}
+
+/* Capture and split=task at once: a row per (stack, task), each exact. */
+TEST(capture_and_split_task)
+{
+	static const struct {
+		char caller;
+		const char *comm;
+		int tag;
+	} want_rows[] = {
+		{ 'a', "sactx_one", 1 }, { 'b', "sactx_two", 2 },
+		{ 'b', "sactx_one", 3 },
+	};
+	struct stack_rec st[MAX_STACKS];
+	struct sa_truth want, got;
+	struct sa_snap snap;
+	char err[256], rule[64];
+	int nst;
+
+	ASSERT_EQ(0, sa_reload("split=task"));
+	ASSERT_EQ(0, ctx_fresh());
+	snprintf(rule, sizeof(rule), "capture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	ASSERT_EQ(0, run_child(NULL, "sactx_one", "alloc a 4 100 tag=1"));
+	ASSERT_EQ(0, run_child(NULL, "sactx_two", "alloc b 3 200 tag=2"));
+	ASSERT_EQ(0, run_child(NULL, "sactx_one", "alloc b 2 300 tag=3"));
+	/* Freed by another task: still the allocating rows'. */
+	ASSERT_EQ(0, ctx("free b 1 tag=2"));
+	ASSERT_EQ(0, ctx("free a 3 tag=1"));
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	for (size_t i = 0; i < sizeof(want_rows) / sizeof(want_rows[0]); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "@stack of %c @task:%s",
+			 want_rows[i].caller, want_rows[i].comm);
+		EXPECT_EQ(1, stack_task_rows(&snap, st, nst, want_rows[i].caller,
+					     want_rows[i].comm, &got))
+			TH_LOG("%s: not exactly one row", what);
+		ASSERT_EQ(0, truth(&want, want_rows[i].caller, want_rows[i].tag,
+				   CTX_ANY));
+		EXPECT_SUMS(want, got, what);
+	}
+	/* Three context rows, nothing in the own row. */
+	EXPECT_EQ(3, all_rows(&snap, &got) - ctx_rows(&snap, NULL, &want));
+	EXPECT_EQ(0, want.allocs);
+	all_rows(&snap, &got);
+	ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
+	EXPECT_SUMS(want, got, "site (own + stack and task rows)");
+	sa_snap_free(&snap);
+	sa_back();
+}
+
+/* A child named @comm that reads the main file and goes; 0 or -1. */
+static int fill_child(const char *comm)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		char *text;
+
+		if (prctl(PR_SET_NAME, comm, 0, 0, 0) ||
+		    sa_read_file(SA_PROC, &text, NULL))
+			_exit(1);
+		free(text);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) ? -1 : 0;
+}
+
+/*
+ * A full context table: split=task in a site table of 1024, filled by
+ * tasks of new names (each makes a row at every site it allocates at)
+ * until context rows are refused; then a task of a new name allocates
+ * at the site: no row of its own, its allocations in `context rows
+ * dropped` and in the site's own row, exactly.
+ */
+TEST(full_context_table)
+{
+	struct sa_truth want, got, first;
+	unsigned long long dropped;
+	struct sa_snap snap;
+	char err[256], comm[16];
+	int i, own_rows;
+
+	ASSERT_EQ(0, sa_reload("split=task max_sites=1024"));
+	ASSERT_EQ(1024, sa_key_now("call site capacity"));
+	ASSERT_EQ(0, ctx_fresh());
+	/* The site's own row made first: it is a call site of its own. */
+	ASSERT_EQ(0, ctx("alloc a 1 100 tag=1"));
+	for (i = 0; i < 2000 && !sa_key_now("context rows dropped"); i++) {
+		snprintf(comm, sizeof(comm), "sactx_fill%d", i);
+		ASSERT_EQ(0, fill_child(comm));
+	}
+	ASSERT_LT(0, sa_key_now("context rows dropped"))
+		TH_LOG("%d tasks did not fill the table", i);
+	TH_LOG("%d tasks filled the table", i);
+	dropped = sa_key_now("context rows dropped");
+	ASSERT_EQ(0, run_child(NULL, "sactx_full", "alloc a 6 100 tag=2"));
+	ASSERT_EQ(0, ctx("free a 2 tag=2"));
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	/* Other tasks' allocations may be dropped meanwhile too. */
+	EXPECT_LE(dropped + 6, sa_snap_key(&snap, "context rows dropped"));
+	EXPECT_EQ(0, ctx_rows(&snap, " @task:sactx_full", &got));
+	/* The own row: the new task's, and the first's if it had no row. */
+	own_rows = ctx_rows(&snap, NULL, &got);
+	EXPECT_EQ(1, own_rows);
+	ASSERT_EQ(0, truth(&want, 'a', 2, CTX_ANY));
+	if (!ctx_rows(&snap, " @task:sa_context_test", &first)) {
+		ASSERT_EQ(0, truth(&first, 'a', 1, CTX_ANY));
+		sum_add(&want, &first);
+	}
+	EXPECT_SUMS(want, got, "own row of a full table");
 	all_rows(&snap, &got);
 	ASSERT_EQ(0, truth(&want, 0, CTX_ANY, CTX_ANY));
 	EXPECT_SUMS(want, got, "site (own + contexts)");

@@ -30,11 +30,18 @@
  *          beyond them)
  *   load stop
  *          stops the kthread; the objects it holds stay held
+ *   cache alloc N
+ *          N objects of the cache SCTX_CACHE_NAME, a name longer than a
+ *          row shows (never merged with another cache: it has a
+ *          constructor), allocated at sa_ctx_cache_site()
+ *   cache free
+ *          frees every object of that cache
  * Reading it prints the books, one line per (caller, tag, node) that has
  * allocated:
  *   sa_ctx_C/T/nK allocs frees total req live live_req objs
  * the byte figures from ksize() and the sizes asked for, then
- * "# load allocs N" (the kthread's allocations so far).
+ * "# load allocs N" (the kthread's allocations so far) and
+ * "# cache allocs N objs M" (the cache's, which the lines above leave out).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,6 +72,9 @@
 #define SCTX_OBJS	4096
 #define SCTX_LOAD_HELD	32
 #define SCTX_ANY	(-1)
+#define SCTX_CACHE_NAME	"sa_ctx_cache_with_a_long_name"
+#define SCTX_CACHE_SIZE	96
+#define SCTX_CACHE_OBJS	64
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SCTX_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -92,6 +102,11 @@ static struct sctx_books sctx_books[SCTX_CALLERS][SCTX_TAGS][SCTX_NODES];
 static struct sctx_obj sctx_objs[SCTX_OBJS];
 static unsigned long sctx_load_allocs;
 static struct task_struct *sctx_loader;
+/* The long-named cache and its objects: under sctx_lock. */
+static struct kmem_cache *sctx_cache;
+static void *sctx_cache_objs[SCTX_CACHE_OBJS];
+static unsigned int sctx_cache_held;
+static unsigned long sctx_cache_allocs;
 
 /* ---- the site and its three callers ----------------------------------- */
 
@@ -304,6 +319,42 @@ static void sctx_rcu_free(struct rcu_head *head)
 	kfree(container_of(head, struct sctx_rcu, head));
 }
 
+/* ---- the long-named cache ---------------------------------------------- */
+
+static void sctx_ctor(void *p)
+{
+	memset(p, 0, SCTX_CACHE_SIZE);
+}
+
+static noinline __noclone void *sa_ctx_cache_site(void)
+{
+	return SCTX_CALL(kmem_cache_alloc(sctx_cache, GFP_KERNEL));
+}
+
+static int sctx_cache_cmd(const char *what, const char *num)
+{
+	unsigned int i, n;
+
+	if (!strcmp(what, "free") && !num) {
+		while (sctx_cache_held)
+			kmem_cache_free(sctx_cache,
+					sctx_cache_objs[--sctx_cache_held]);
+		return 0;
+	}
+	if (strcmp(what, "alloc") || !num || kstrtouint(num, 10, &n) || !n ||
+	    n > SCTX_CACHE_OBJS - sctx_cache_held)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		void *p = sa_ctx_cache_site();
+
+		if (!p)
+			return -ENOMEM;
+		sctx_cache_objs[sctx_cache_held++] = p;
+		sctx_cache_allocs++;
+	}
+	return 0;
+}
+
 /* ---- the load --------------------------------------------------------- */
 
 struct sctx_load {
@@ -489,6 +540,10 @@ static int sctx_command(char *buf)
 	who = strsep(&rest, " ");
 	if (!verb || !who)
 		return -EINVAL;
+	if (!strcmp(verb, "cache")) {
+		num = strsep(&rest, " ");
+		return rest ? -EINVAL : sctx_cache_cmd(who, num);
+	}
 	if (!strcmp(verb, "free") && !strcmp(who, "all") && !rest) {
 		sctx_free_all();
 		return 0;
@@ -568,6 +623,8 @@ static int sctx_show(struct seq_file *m, void *v)
 	load = sctx_load_allocs;
 	spin_unlock_irqrestore(&sctx_books_lock, flags);
 	seq_printf(m, "# load allocs %lu\n", load);
+	seq_printf(m, "# cache allocs %lu objs %u\n", sctx_cache_allocs,
+		   sctx_cache_held);
 	return 0;
 }
 
@@ -586,8 +643,14 @@ static const struct proc_ops sctx_proc_ops = {
 
 static int __init sctx_init(void)
 {
-	if (!proc_create("sa_ctx", 0600, NULL, &sctx_proc_ops))
+	sctx_cache = kmem_cache_create(SCTX_CACHE_NAME, SCTX_CACHE_SIZE, 0, 0,
+				       sctx_ctor);
+	if (!sctx_cache)
 		return -ENOMEM;
+	if (!proc_create("sa_ctx", 0600, NULL, &sctx_proc_ops)) {
+		kmem_cache_destroy(sctx_cache);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -597,7 +660,9 @@ static void __exit sctx_exit(void)
 	mutex_lock(&sctx_lock);
 	sctx_load_stop();
 	sctx_free_all();
+	sctx_cache_cmd("free", NULL);
 	mutex_unlock(&sctx_lock);
+	kmem_cache_destroy(sctx_cache);
 }
 
 module_init(sctx_init);
