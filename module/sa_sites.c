@@ -13,7 +13,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
@@ -122,10 +121,17 @@ unsigned int sa_sites_seen(void)
 
 /* ---- insert, type and cache ------------------------------------------- */
 
-/* How a cache's name is shown: whitespace and unprintables as '_'. */
+/*
+ * How a cache's name is shown: each byte outside '!'..'~' (0x21..0x7e:
+ * whitespace, control bytes and anything above ASCII, which the kernel's
+ * isprint() passes as Latin-1) as '_', so that a row's tokens hold for
+ * any name a module gives its cache.
+ */
 static char sa_name_char(char c)
 {
-	return isspace(c) || !isprint(c) ? '_' : c;
+	unsigned char b = c;
+
+	return b < 0x21 || b > 0x7e ? '_' : c;
 }
 
 /* Does @shown (a name as shown) show the cache name @name? */
