@@ -317,6 +317,59 @@ const struct sa_row *sa_snap_row(const struct sa_snap *s, const char *func,
 	return sa_snap_row_of(s, func, NULL, 0, count);
 }
 
+/* Is @r a row of a site in @func, of code still loaded? */
+static int sa_row_in(const struct sa_row *r, const char *func, size_t n)
+{
+	return !strncmp(r->caller, func, n) && !strncmp(r->caller + n, "+0x", 3) &&
+	       !sa_row_unloaded(r);
+}
+
+/* The length of @r's caller without its context. */
+static size_t sa_row_base(const struct sa_row *r)
+{
+	const char *at = sa_row_context(r);
+
+	return at ? (size_t)(at - r->caller) : strlen(r->caller);
+}
+
+int sa_snap_sum(const struct sa_snap *s, const char *func, struct sa_row *sum,
+		int *sites)
+{
+	size_t n = strlen(func);
+	int rows = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	*sites = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct sa_row *r = &s->rows[i];
+		size_t len = sa_row_base(r);
+		int seen = 0;
+
+		if (!sa_row_in(r, func, n))
+			continue;
+		if (!rows++) {
+			snprintf(sum->type, sizeof(sum->type), "%s", r->type);
+			snprintf(sum->caller, sizeof(sum->caller), "%s", r->caller);
+		}
+		sum->total += r->total;
+		sum->slack += r->slack;
+		sum->req += r->req;
+		sum->live += r->live;
+		sum->live_req += r->live_req;
+		sum->objs += r->objs;
+		sum->peak += r->peak;
+		sum->allocs += r->allocs;
+		sum->frees += r->frees;
+		/* A site not met in an earlier row of the function: a new one. */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = sa_row_in(&s->rows[k], func, n) &&
+			       sa_row_base(&s->rows[k]) == len &&
+			       !strncmp(s->rows[k].caller, r->caller, len);
+		*sites += !seen;
+	}
+	return rows;
+}
+
 int sa_truth_read(struct sa_truth *t, int max, int *online_cpus)
 {
 	return sa_truth_read_file(SA_TEST_PROC, t, max, online_cpus);

@@ -87,6 +87,18 @@ const struct sa_row *sa_snap_row_of(const struct sa_snap *s, const char *func,
 /* (1.3) The load a row of unloaded code was of, " unloaded#N"; else 0. */
 unsigned int sa_row_unloaded(const struct sa_row *r);
 /*
+ * (1.6) Every row of the call sites in @func (of code still loaded, as
+ * sa_snap_row()): each site's own row and all its context rows (caller
+ * "@func+0x..." followed by " @stack:ID", " @task:COMM", ...), their
+ * counters added into @sum (allocs, frees, total, slack, req, live,
+ * live_req, objs and peak, each the rows' sum; type and caller the first
+ * row's).  Returns how many rows; *sites: how many distinct call sites
+ * they are of (callers without their context), 1 for a function with one
+ * allocation call.  A site's figure is its own row plus its context rows.
+ */
+int sa_snap_sum(const struct sa_snap *s, const char *func, struct sa_row *sum,
+		int *sites);
+/*
  * (1.6) Where a context row's context begins in its caller (" @stack:ID",
  * " @cgroup:ID", " @node:N", " @task:COMM" or " @irq"); NULL for a
  * site's own row.

@@ -19,6 +19,11 @@
  * exactly that size times its allocations, in bytes allocated and
  * requested.  Again after a reset while the storm's pools hold live
  * objects, after more storm, and after freeing everything.
+ *
+ * A second test runs the exact phase with slab_account split by task and
+ * two sites captured from the load, a third site's capture turned on and
+ * off under the storm: each site's own row plus its context rows must
+ * equal the books exactly (split_and_capture_exact, below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,7 +69,9 @@ struct chaos {
 	volatile int stop;
 	unsigned long want_cycles, min_cycles, floor_cycles;
 	int monotone;			/* no reset or reload meanwhile */
+	int split;			/* slab_account loaded with split=task */
 	unsigned long backwards_checks;
+	unsigned long ctx_rows;		/* sa_stress context rows checked */
 	unsigned long reads, read_absent, rows;
 	unsigned long writes[3], write_absent;
 	unsigned long cycles, tiny_loads;
@@ -111,37 +118,112 @@ static int absent(const char *err)
 	return !strcmp(err, a) || !strcmp(err, b);
 }
 
-/* A row's counters that only grow while nothing resets, by caller. */
+/*
+ * A row's counters that only grow while nothing resets, by caller: an
+ * open-addressing table of SEEN_SLOTS callers.  sa_stress's rows: ten
+ * sites; with a split and capture a row per site, stack and task, at
+ * most the stack table's 4096 stacks (max_stacks' default) for the one
+ * site captured in hard irqs (a stack per interrupted place) and a few
+ * dozen more.
+ */
+#define SEEN_SLOTS	8192
 struct seen {
 	char caller[256];
 	unsigned long long v[4];	/* total, allocs, frees, req */
 };
 
+/* @caller's slot in @seen, taken if new; NULL when the table is full. */
+static struct seen *seen_slot(struct seen *seen, const char *caller)
+{
+	unsigned int h = 2166136261u;
+
+	for (const char *p = caller; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (int i = 0; i < SEEN_SLOTS; i++) {
+		struct seen *e = &seen[(h + i) % SEEN_SLOTS];
+
+		if (!e->caller[0]) {
+			snprintf(e->caller, sizeof(e->caller), "%s", caller);
+			return e;
+		}
+		if (!strcmp(e->caller, caller))
+			return e;
+	}
+	return NULL;
+}
+
 /*
  * Has a counter of @r gone backwards since @seen's last reading of its
- * caller (sa_stress's sites only: their requests never shrink)?  Then
- * @fail says which.
+ * caller (sa_stress's rows only: their requests never shrink)?  Then
+ * @fail says which.  A row met for the first time is noted.
  */
-static int went_back(struct seen *seen, int nseen, const struct sa_row *r,
+static int went_back(struct seen *seen, const struct sa_row *r,
 		     char *fail, size_t len)
 {
 	static const char * const names[] = { "total", "allocs", "frees", "req" };
 	unsigned long long v[4] = { r->total, r->allocs, r->frees, r->req };
+	struct seen *e;
 
 	if (strncmp(r->caller, "sa_stress_", 10))
 		return 0;
-	for (int i = 0; i < nseen; i++) {
-		if (strcmp(seen[i].caller, r->caller))
-			continue;
-		for (int k = 0; k < 4; k++) {
-			if (v[k] < seen[i].v[k]) {
-				snprintf(fail, len, "%s of %s went back from %llu to %llu",
-					 names[k], r->caller, seen[i].v[k], v[k]);
-				return 1;
-			}
-			seen[i].v[k] = v[k];
+	e = seen_slot(seen, r->caller);
+	if (!e) {
+		snprintf(fail, len, "more than %d rows of the stress sites: %s not checked",
+			 SEEN_SLOTS, r->caller);
+		return 1;
+	}
+	for (int k = 0; k < 4; k++) {
+		if (v[k] < e->v[k]) {
+			snprintf(fail, len, "%s of %s went back from %llu to %llu",
+				 names[k], r->caller, e->v[k], v[k]);
+			return 1;
 		}
-		return 0;
+		e->v[k] = v[k];
+	}
+	return 0;
+}
+
+/*
+ * With the split on: the header's context keys in snapshot @s.  The
+ * split is the one loaded; none of the counts of context rows and
+ * stacks ever goes backwards (@prev: their last values); stacks dropped
+ * only with the stack table full; no more context rows than call sites,
+ * no more stacks than the stack table holds.  0, or 1 with @fail set.
+ */
+static int ctx_header(const struct sa_snap *s, unsigned long long *prev,
+		      char *fail, size_t len)
+{
+	static const char * const grow[] = {
+		"context rows", "context rows dropped", "stacks",
+		"stacks dropped", "stacks unseen",
+	};
+	const char *split = sa_snap_text(s, "split");
+
+	if (!split || strcmp(split, "task")) {
+		snprintf(fail, len, "header: split %s, not task",
+			 split ? split : "(none)");
+		return 1;
+	}
+	for (int k = 0; k < 5; k++) {
+		unsigned long long v = sa_snap_key(s, grow[k]);
+
+		if (v < prev[k]) {
+			snprintf(fail, len, "header: %s went back from %llu to %llu",
+				 grow[k], prev[k], v);
+			return 1;
+		}
+		prev[k] = v;
+	}
+	if (sa_snap_key(s, "context rows") > sa_snap_key(s, "call sites") ||
+	    sa_snap_key(s, "stacks") > sa_snap_key(s, "stack capacity") ||
+	    (sa_snap_key(s, "stacks dropped") &&
+	     sa_snap_key(s, "stacks") != sa_snap_key(s, "stack capacity"))) {
+		snprintf(fail, len, "header: context rows %llu of %llu call sites, stacks %llu of %llu, stacks dropped %llu",
+			 sa_snap_key(s, "context rows"),
+			 sa_snap_key(s, "call sites"), sa_snap_key(s, "stacks"),
+			 sa_snap_key(s, "stack capacity"),
+			 sa_snap_key(s, "stacks dropped"));
+		return 1;
 	}
 	return 0;
 }
@@ -156,9 +238,13 @@ static int reader(struct chaos *c)
 	 * the two sees twice.
 	 */
 	static const char * const grow[] = { "number of frees" };
-	unsigned long long head[1] = { 0 };
-	struct seen seen[16];
-	int nseen = 0;
+	unsigned long long head[1] = { 0 }, ctx_prev[5] = { 0 };
+	struct seen *seen = calloc(SEEN_SLOTS, sizeof(*seen));
+
+	if (!seen) {
+		snprintf(c->fail, sizeof(c->fail), "reader: out of memory");
+		return 1;
+	}
 
 	/*
 	 * Until the chaos ends, and past it until one read found the module
@@ -185,29 +271,21 @@ static int reader(struct chaos *c)
 		}
 		c->reads++;
 		c->rows += s.nrows;
+		if (c->split &&
+		    ctx_header(&s, ctx_prev, c->fail, sizeof(c->fail))) {
+			sa_snap_free(&s);
+			return 1;
+		}
 		for (size_t i = 0; i < s.nrows; i++) {
 			const struct sa_row *r = &s.rows[i];
 
-			if (c->monotone && nseen < 16 &&
-			    !strncmp(r->caller, "sa_stress_", 10)) {
-				int known = 0;
-
-				for (int k = 0; k < nseen; k++)
-					known |= !strcmp(seen[k].caller, r->caller);
-				if (!known) {
-					snprintf(seen[nseen].caller,
-						 sizeof(seen[nseen].caller), "%s",
-						 r->caller);
-					memset(seen[nseen].v, 0,
-					       sizeof(seen[nseen].v));
-					nseen++;
-				}
-			}
 			if (c->monotone &&
-			    went_back(seen, nseen, r, c->fail, sizeof(c->fail))) {
+			    went_back(seen, r, c->fail, sizeof(c->fail))) {
 				sa_snap_free(&s);
 				return 1;
 			}
+			c->ctx_rows += sa_row_context(r) &&
+				       !strncmp(r->caller, "sa_stress_", 10);
 
 			/*
 			 * The format's own rules, under allocations, reads and
@@ -262,6 +340,7 @@ static int reader(struct chaos *c)
 		}
 		sa_snap_free(&s);
 	}
+	free(seen);
 	return 0;
 }
 
@@ -411,6 +490,28 @@ static int reload_sa(void)
 	return err ? err : sa_module_load("slab_account", NULL);
 }
 
+/*
+ * slab_account loaded again as every other test expects it (sa_restore())
+ * when it has a split or a capture rule now.
+ */
+static void sa_plain(void)
+{
+	const char *split;
+	struct sa_snap s;
+	char err[256];
+	int plain;
+
+	if (sa_snap_read(&s, err, sizeof(err)))
+		return;
+	split = sa_snap_text(&s, "split");
+	plain = (!split || !strcmp(split, "none")) &&
+		(!sa_snap_has_key(&s, "capture rules") ||
+		 !sa_snap_key(&s, "capture rules"));
+	sa_snap_free(&s);
+	if (!plain && !unload_sa())
+		sa_restore();
+}
+
 FIXTURE(stress) {
 	struct chaos *c;
 };
@@ -434,6 +535,7 @@ FIXTURE_TEARDOWN(stress)
 	sas_cmd("stop");
 	sas_cmd("free");
 	sa_module_unload("sa_stress");
+	sa_plain();
 	if (!sa_module_loaded("slab_account"))
 		sa_module_load("slab_account", NULL);
 	else
@@ -442,8 +544,11 @@ FIXTURE_TEARDOWN(stress)
 }
 
 /*
- * Every sa_stress row against the books.  @balanced: no reset since the
- * load, so allocs - frees = objs must hold too.  Returns the allocs seen.
+ * Every sa_stress site against the books: its own row plus its context
+ * rows (none without a split or capture: then its own row alone), their
+ * sum.  @balanced: no reset since the load, so allocs - frees = objs must
+ * hold too, in the sum and in each of the rows.  @split: slab_account
+ * split by task (context rows expected).  Returns the allocs seen.
  * Where the slab keeps metadata by each object (KASAN: the tracepoints'
  * bytes allocated are the stride, more than ksize()), bytes allocated can
  * only be checked to be at least the books' (the counts and requested
@@ -453,7 +558,8 @@ FIXTURE_TEARDOWN(stress)
  * Wait until sa_stress_rcu's frees are in: a kfree_rcu() of 6.x frees
  * after a grace period and a batch's delay (7.x counts it when the sheaf
  * takes it).  The books count it at the call, so the site's live objects
- * agree once every one has landed (objs survive resets, frees do not).
+ * (its own row and its context rows, with a split or capture) agree once
+ * every one has landed (objs survive resets, frees do not).
  * A bounded number of looks, half a second apart; then the comparison
  * says what is missing.
  */
@@ -461,8 +567,8 @@ static void settle_rcu(void)
 {
 	for (int i = 0; i < 120; i++) {
 		struct sa_truth t[16];
-		const struct sa_row *r;
-		int cpus = 0, n, count, done = 0;
+		struct sa_row r;
+		int cpus = 0, n, sites, done = 0;
 		char err[256];
 		struct sa_snap s;
 
@@ -472,8 +578,9 @@ static void settle_rcu(void)
 		for (int k = 0; k < n; k++) {
 			if (strcmp(t[k].func, "sa_stress_rcu"))
 				continue;
-			r = sa_snap_row(&s, t[k].func, &count);
-			done = r ? r->objs == t[k].objs : !t[k].objs;
+			/* Its own row and its context rows, if any. */
+			sa_snap_sum(&s, t[k].func, &r, &sites);
+			done = r.objs == t[k].objs;
 		}
 		sa_snap_free(&s);
 		if (done)
@@ -485,11 +592,11 @@ static void settle_rcu(void)
 }
 
 static unsigned long long compare(struct __test_metadata *_metadata,
-				  const char *phase, int balanced)
+				  const char *phase, int balanced, int split)
 {
 	struct sa_truth t[16];
 	unsigned long long sum = 0;
-	int cpus = 0, n, count, rc, stride = sa_slab_metadata();
+	int cpus = 0, n, rows, sites, rc, stride = sa_slab_metadata();
 	char err[256];
 	struct sa_snap s;
 
@@ -505,18 +612,20 @@ static unsigned long long compare(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, sa_snap_key(&s, "dropped objects"));
 	EXPECT_EQ(0, sa_snap_key(&s, "dropped sites"));
 	for (int i = 0; i < n; i++) {
-		const struct sa_row *r = sa_snap_row(&s, t[i].func, &count);
-		static const struct sa_row none;
+		struct sa_row sum_row;
+		const struct sa_row *r = &sum_row;
 
+		rows = sa_snap_sum(&s, t[i].func, &sum_row, &sites);
 		if (!t[i].allocs && !t[i].frees && !t[i].objs) {
-			EXPECT_EQ(NULL, r) TH_LOG("%s: %s", phase, t[i].func);
+			EXPECT_EQ(0, rows) TH_LOG("%s: %s", phase, t[i].func);
 			continue;
 		}
-		EXPECT_EQ(1, count) TH_LOG("%s: %s", phase, t[i].func);
-		if (!r)
-			r = &none;
-		ksft_print_msg("report: stress %s: %-18s allocs %llu/%llu frees %llu/%llu objs %llu/%llu total %llu/%llu req %llu/%llu live %llu/%llu live_req %llu/%llu (module/books)\n",
-			       phase, t[i].func, r->allocs, t[i].allocs,
+		/* One call site; with no split or capture, one row. */
+		EXPECT_EQ(1, sites) TH_LOG("%s: %s", phase, t[i].func);
+		if (!split)
+			EXPECT_EQ(1, rows) TH_LOG("%s: %s", phase, t[i].func);
+		ksft_print_msg("report: stress %s: %-18s rows %d allocs %llu/%llu frees %llu/%llu objs %llu/%llu total %llu/%llu req %llu/%llu live %llu/%llu live_req %llu/%llu (module/books)\n",
+			       phase, t[i].func, rows, r->allocs, t[i].allocs,
 			       r->frees, t[i].frees, r->objs, t[i].objs,
 			       r->total, t[i].total, r->req, t[i].req,
 			       r->live, t[i].live, r->live_req, t[i].live_req);
@@ -538,6 +647,18 @@ static unsigned long long compare(struct __test_metadata *_metadata,
 				TH_LOG("%s: %s", phase, t[i].func);
 		}
 		sum += r->allocs;
+	}
+	/* Each row of the stress sites, context rows too, on its own. */
+	for (size_t i = 0; i < s.nrows; i++) {
+		const struct sa_row *r = &s.rows[i];
+
+		if (strncmp(r->caller, "sa_stress_", 10) || sa_row_unloaded(r))
+			continue;
+		if (balanced)
+			EXPECT_EQ(r->allocs - r->frees, r->objs)
+				TH_LOG("%s: %s", phase, r->caller);
+		EXPECT_LE(r->req, r->total) TH_LOG("%s: %s", phase, r->caller);
+		EXPECT_LE(r->live_req, r->live) TH_LOG("%s: %s", phase, r->caller);
 	}
 	sa_snap_free(&s);
 	return sum;
@@ -731,7 +852,7 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 	for (unsigned long long was = 0, big = big_total();
 	     big <= 1ULL << 32 && big > was; was = big, big = big_total())
 		storm(_metadata, c, 5);
-	n = compare(_metadata, "storm", 1);
+	n = compare(_metadata, "storm", 1, 0);
 	ksft_print_msg("report: stress exact: %llu allocations at the stress sites, %lu snapshots read meanwhile, %lu of them checked for counters going backwards; sa_stress_big %llu bytes\n",
 		       n, c->reads, c->backwards_checks, big_total());
 	EXPECT_LT(10000, n);
@@ -747,11 +868,292 @@ TEST_F_TIMEOUT(stress, chaos_then_exact, 1200)
 	settle_rcu();
 	ASSERT_EQ(0, sa_cmd("reset"));
 	ASSERT_EQ(0, sas_cmd("zero"));
-	compare(_metadata, "after reset", 0);
+	compare(_metadata, "after reset", 0, 0);
 	storm(_metadata, c, 3);
-	compare(_metadata, "reset + 3 s", 0);
+	compare(_metadata, "reset + 3 s", 0, 0);
 	ASSERT_EQ(0, sas_cmd("free"));
-	compare(_metadata, "all freed", 0);
+	compare(_metadata, "all freed", 0, 0);
+}
+
+/* ---- the storm with a split and capture on ------------------------------ */
+
+/* Seconds of storm with the split on (guest time). */
+#define SA_CTX_SECS	10
+/* How long a capture rule stays on, then off, while the storm runs (ms). */
+#define SA_CTX_TOGGLE_MS	300
+
+/* The CPUs sa_stress runs a kthread on (its "# running R cpus N"); -1. */
+static int sas_cpus(void)
+{
+	char *text, *at;
+	int n = -1;
+
+	if (sa_read_file(SAS_PROC, &text, NULL))
+		return -1;
+	at = strstr(text, " cpus ");
+	if (at)
+		n = atoi(at + 6);
+	free(text);
+	return n;
+}
+
+/*
+ * Can a capture rule name a function here?  Not without kprobes (the
+ * header's "unhooked ...: no-kprobes", a board kernel's): functions are
+ * found by name through them (docs/format.md, "Context rows").
+ */
+static int have_kprobes(void)
+{
+	struct sa_snap s;
+	char err[256];
+	int yes = 1;
+
+	if (sa_snap_read(&s, err, sizeof(err)))
+		return 1;
+	for (int i = 0; i < s.nkeys; i++)
+		if (!strncmp(s.keys[i].name, "unhooked ", 9) &&
+		    !strcmp(s.keys[i].text, "no-kprobes"))
+			yes = 0;
+	sa_snap_free(&s);
+	return yes;
+}
+
+/*
+ * The storm for @secs with the reader reading (its context checks on), a
+ * capture of @rule turned on and off meanwhile, SA_CTX_TOGGLE_MS each,
+ * off at the end; returns how many times it was turned on.
+ */
+static unsigned long storm_capturing(struct __test_metadata *_metadata,
+				     struct chaos *c, int secs,
+				     const char *rule)
+{
+	char on[128], off[128];
+	unsigned long pairs = 0;
+	double t0;
+	pid_t rd;
+	int st;
+
+	snprintf(on, sizeof(on), "capture %s", rule);
+	snprintf(off, sizeof(off), "uncapture %s", rule);
+	c->stop = 0;
+	c->monotone = 1;
+	c->split = 1;
+	EXPECT_EQ(0, sas_cmd("start"));
+	rd = spawn(c, reader);
+	EXPECT_LT(0, rd);
+	for (t0 = now(); now() - t0 < secs; pairs++) {
+		EXPECT_EQ(0, sa_cmd(on)) TH_LOG("%s", on);
+		msleep(SA_CTX_TOGGLE_MS);
+		EXPECT_EQ(0, sa_cmd(off)) TH_LOG("%s", off);
+		msleep(SA_CTX_TOGGLE_MS);
+	}
+	EXPECT_EQ(0, sas_cmd("stop"));
+	c->stop = 1;
+	if (rd > 0) {
+		EXPECT_EQ(rd, waitpid(rd, &st, 0));
+		EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st)) TH_LOG("%s", c->fail);
+	}
+	c->monotone = 0;
+	c->split = 0;
+	return pairs;
+}
+
+/* sa_stress's sites whose allocations run in its kthreads. */
+static int kthread_site(const char *func)
+{
+	return strcmp(func, "sa_stress_softirq") &&
+	       strcmp(func, "sa_stress_hardirq") &&
+	       strcmp(func, "sa_stress_irqwork");
+}
+
+/*
+ * Is @ctx (a split part: " @task:COMM" or " @irq") one that @func's
+ * allocations can have?  A kthread's are its task's, "sa_stress/CPU";
+ * the timers' and hrtimers' are outside task context; an irq_work's too,
+ * or (PREEMPT_RT) its CPU's irq_work kthread's.
+ */
+static int ctx_fits(const char *func, const char *ctx)
+{
+	if (kthread_site(func))
+		return !strncmp(ctx, " @task:sa_stress/", 17);
+	if (!strcmp(ctx, " @irq"))
+		return 1;
+	return !strcmp(func, "sa_stress_irqwork") &&
+	       !strncmp(ctx, " @task:irq_work/", 16);
+}
+
+/*
+ * The context rows of the split and capture, once the storm is stopped:
+ * each row of a stress site has a context its allocations can have; with
+ * no context row dropped, the sites' own rows are empty (every
+ * allocation has a context with a split chosen at load), but for a
+ * captured site's allocations whose stack was dropped or unseen; each
+ * kthread ran (one task row per CPU at sa_stress_small); the sites
+ * captured from the load have stack rows; the header counts them.
+ * @loaded: sites captured from the load; @toggled: the site whose
+ * capture was turned on and off (NULL: a module rule, every site's).
+ */
+static void ctx_check(struct __test_metadata *_metadata, int cpus,
+		      const char * const *loaded, int nloaded,
+		      const char *toggled)
+{
+	unsigned long long own[16] = { 0 }, drops, ctx_rows = 0;
+	unsigned int stacks[16] = { 0 };
+	char tasks[64][32];
+	int ntasks = 0, cpu_seen[64] = { 0 };
+	struct sa_truth t[16];
+	struct sa_snap s;
+	char err[256];
+	int n;
+
+	n = sa_truth_read_file(SAS_PROC, t, 16, &(int){ 0 });
+	ASSERT_EQ(NR_SAS_SITES, n);
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_STREQ("task", sa_snap_text(&s, "split") ?: "");
+	EXPECT_EQ(nloaded, sa_snap_key(&s, "capture rules"));
+	/* Each rule from the load names one site; the toggled one is off. */
+	EXPECT_EQ(nloaded, sa_snap_key(&s, "captured sites"));
+	EXPECT_EQ(0, sa_snap_key(&s, "dropped sites"));
+	if (sa_snap_key(&s, "context rows dropped")) {
+		unsigned long long cap = sa_snap_key(&s, "call site capacity");
+
+		/*
+		 * Only with the table's room for context rows all taken (but
+		 * for the entry each CPU may hold in reserve, not yet shown).
+		 */
+		EXPECT_LE(cap - cap / 8, sa_snap_key(&s, "call sites") +
+			  sysconf(_SC_NPROCESSORS_CONF))
+			TH_LOG("context rows dropped with room in the table");
+	}
+	if (sa_snap_key(&s, "stacks dropped"))
+		EXPECT_EQ(sa_snap_key(&s, "stack capacity"),
+			  sa_snap_key(&s, "stacks"));
+	drops = sa_snap_key(&s, "stacks dropped") +
+		sa_snap_key(&s, "stacks unseen");
+	for (size_t i = 0; i < s.nrows; i++) {
+		const struct sa_row *r = &s.rows[i];
+		const char *ctx = sa_row_context(r), *split = ctx;
+		int k;
+
+		if (strncmp(r->caller, "sa_stress_", 10) || sa_row_unloaded(r))
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strncmp(r->caller, t[k].func, strlen(t[k].func)) &&
+			    !strncmp(r->caller + strlen(t[k].func), "+0x", 3))
+				break;
+		ASSERT_GT(n, k) TH_LOG("%s: no site of the books", r->caller);
+		if (!ctx) {
+			own[k] += r->allocs;
+			continue;
+		}
+		ctx_rows++;
+		if (!strncmp(ctx, " @stack:", 8)) {
+			stacks[k]++;
+			split = strchr(ctx + 8, ' ');
+		}
+		/* With the split on, every context row has its task or @irq. */
+		ASSERT_NE(NULL, split) TH_LOG("%s: no split part", r->caller);
+		EXPECT_TRUE(ctx_fits(t[k].func, split)) TH_LOG("%s", r->caller);
+		if (strcmp(t[k].func, "sa_stress_small") ||
+		    strncmp(split, " @task:sa_stress/", 17))
+			continue;
+		/* sa_stress_small's tasks, each once. */
+		for (int j = 0; j <= ntasks; j++) {
+			if (j == ntasks && ntasks < 64) {
+				snprintf(tasks[ntasks++], sizeof(tasks[0]), "%s",
+					 split + 7);
+				break;
+			}
+			if (j < ntasks && !strcmp(tasks[j], split + 7))
+				break;
+		}
+	}
+	EXPECT_LE(ctx_rows, sa_snap_key(&s, "context rows"));
+	for (int k = 0; k < n; k++) {
+		int captured = !toggled || !strcmp(t[k].func, toggled);
+
+		for (int j = 0; j < nloaded; j++)
+			captured |= !strcmp(t[k].func, loaded[j]);
+		/*
+		 * In the own row: allocations whose context row did not fit,
+		 * and at a captured site those whose stack did not.
+		 */
+		if (!sa_snap_key(&s, "context rows dropped") &&
+		    (!captured || !drops))
+			EXPECT_EQ(0, own[k]) TH_LOG("%s's own row", t[k].func);
+		for (int j = 0; j < nloaded; j++)
+			if (!strcmp(t[k].func, loaded[j]))
+				EXPECT_LT(0, stacks[k])
+					TH_LOG("%s: no stack row", t[k].func);
+		if (toggled && !strcmp(t[k].func, toggled) && !drops)
+			EXPECT_LT(0, stacks[k]) TH_LOG("%s: no stack row", t[k].func);
+		ksft_print_msg("report: stress contexts: %-18s own row allocs %llu, stack rows %u\n",
+			       t[k].func, own[k], stacks[k]);
+	}
+	/* A task row per kthread: "sa_stress/CPU", every CPU's. */
+	if (!sa_snap_key(&s, "context rows dropped")) {
+		EXPECT_EQ(cpus, ntasks);
+		for (int j = 0; j < ntasks; j++) {
+			int cpu = atoi(tasks[j] + 10);
+
+			EXPECT_TRUE(cpu >= 0 && cpu < 64 && !cpu_seen[cpu])
+				TH_LOG("task %s", tasks[j]);
+			if (cpu >= 0 && cpu < 64)
+				cpu_seen[cpu] = 1;
+		}
+	}
+	ksft_print_msg("report: stress contexts: %llu context rows of the stress sites (%llu in the table), %d kthread tasks at sa_stress_small; stacks %llu (of %llu), stacks dropped %llu, stacks unseen %llu, context rows dropped %llu\n",
+		       ctx_rows, sa_snap_key(&s, "context rows"), ntasks,
+		       sa_snap_key(&s, "stacks"),
+		       sa_snap_key(&s, "stack capacity"),
+		       sa_snap_key(&s, "stacks dropped"),
+		       sa_snap_key(&s, "stacks unseen"),
+		       sa_snap_key(&s, "context rows dropped"));
+	sa_snap_free(&s);
+}
+
+/*
+ * The exact books with a split and capture on: slab_account loaded
+ * afresh with split=task and capture= of two sites (sa_stress_cache by
+ * its cache, sa_stress_fixed by its function; the cache's alone where no
+ * function can be named), the storm run for SA_CTX_SECS with the reader
+ * reading (every row's rules, context rows too, the counters never going
+ * backwards, the header's context keys) while a capture of
+ * sa_stress_hardirq (module:sa_stress without kprobes) is turned on and
+ * off; stopped, every site's own row plus its context rows must equal
+ * the books exactly, each row balance, and the rows' contexts be those
+ * the sites allocate in; again once the test has freed every object (its
+ * frees charged to the kthreads' rows).
+ */
+TEST_F_TIMEOUT(stress, split_and_capture_exact, 900)
+{
+	static const char * const loaded[] = {
+		"sa_stress_cache", "sa_stress_fixed",
+	};
+	struct chaos *c = self->c;
+	int kprobes = have_kprobes(), cpus = sas_cpus(), nloaded = 1 + kprobes;
+	const char *rule = kprobes ? "sa_stress_hardirq" : "module:sa_stress";
+	char params[128];
+	unsigned long long n;
+	unsigned long pairs;
+	double t0 = now();
+
+	ASSERT_LT(0, cpus);
+	snprintf(params, sizeof(params), "split=task capture=cache:%s%s%s",
+		 loaded[0], kprobes ? "," : "", kprobes ? loaded[1] : "");
+	ASSERT_EQ(0, unload_sa());
+	ASSERT_EQ(0, sa_module_load("slab_account", params)) TH_LOG("%s", params);
+	pairs = storm_capturing(_metadata, c, SA_CTX_SECS, rule);
+	n = compare(_metadata, "split", 1, 1);
+	ctx_check(_metadata, cpus, loaded, nloaded, kprobes ? rule : NULL);
+	ksft_print_msg("report: stress split: %s, capture %s on and off %lu times under the storm: %llu allocations at the stress sites, %lu snapshots read meanwhile (%lu context rows of the stress sites checked)\n",
+		       params, rule, pairs, n, c->reads, c->ctx_rows);
+	EXPECT_LT(10000, n);
+	EXPECT_LT(0, c->ctx_rows);
+	ASSERT_EQ(0, sas_cmd("free"));
+	compare(_metadata, "split, all freed", 1, 1);
+	sa_plain();
+	ksft_print_msg("report: stress split: %.0f s guest time\n", now() - t0);
 }
 
 SA_SELFTEST_MAIN(0)
