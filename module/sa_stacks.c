@@ -218,8 +218,17 @@ u32 sa_stack_get(unsigned long call_site)
 		sa_stat_inc(SA_STAT_STACKS_UNSEEN);
 		return 0;
 	}
-	id = sa_stack_store(table, entries + i,
-			    min_t(unsigned int, n - i, SA_STACK_DEPTH));
+	n = min_t(unsigned int, n - i, SA_STACK_DEPTH);
+#ifdef SA_HAVE_FILTER_IRQ_STACKS
+	/*
+	 * In an interrupt, the stack up to the interrupt's entry: the
+	 * frames beyond it are wherever the interrupt came in, different
+	 * nearly every time, and would make a stack of each.  The kernel's
+	 * own cut (KASAN's and page_owner's), which keeps the entry frame.
+	 */
+	n = filter_irq_stacks(entries + i, n);
+#endif
+	id = sa_stack_store(table, entries + i, n);
 	if (!id)
 		sa_stat_inc(SA_STAT_STACKS_DROPPED);
 	return id;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -520,6 +522,82 @@ TEST(stacks_name_the_callers)
 	EXPECT_NE(ids[0], ids[2]);
 	sa_snap_free(&snap);
 	EXPECT_EQ(0, sa_cmd("uncapture module:sa_ctx"));
+	ctx_gone();
+}
+
+/*
+ * Does the kernel cut a stack at its interrupt's entry for slab_account:
+ * filter_irq_stacks() beside stack_trace_save() (5.17 on, so any 6.x)
+ * and an architecture whose interrupt handlers are in the irqentry text
+ * (x86's entry stubs, the GIC's handler on 32- and 64-bit ARM).
+ */
+static int irq_stacks_cut(void)
+{
+	struct utsname u;
+
+	if (uname(&u) || atoi(u.release) < 6)
+		return 0;
+	return !strcmp(u.machine, "x86_64") || !strcmp(u.machine, "aarch64") ||
+	       !strncmp(u.machine, "armv7", 5);
+}
+
+/*
+ * Allocations in a hard irq (a softirq on PREEMPT_RT) that comes in
+ * wherever this CPU is, in this task's write or in a child's reads of
+ * the file beside it: one stack, cut at the interrupt's entry, where the
+ * kernel cuts it; the frames beyond would differ nearly every time and
+ * make a stack of each.  Exact either way.
+ */
+TEST(irq_stacks_end_at_the_entry)
+{
+	struct stack_rec st[MAX_STACKS];
+	struct sa_truth want, got;
+	struct sa_snap snap;
+	cpu_set_t one, all;
+	char err[256], rule[64];
+	int nst, n, status;
+	pid_t child;
+
+	ASSERT_EQ(0, ctx_fresh());
+	snprintf(rule, sizeof(rule), "capture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		for (;;) {
+			char *buf;
+			size_t len;
+
+			if (!sa_read_file(SA_PROC, &buf, &len))
+				free(buf);
+		}
+	}
+	for (int i = 0; i < 40; i++)
+		if (ctx("alloc c 1 100 tag=4 irq"))
+			break;
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+
+	ASSERT_EQ(0, sa_snap_read(&snap, err, sizeof(err))) TH_LOG("%s", err);
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	n = caller_rows(&snap, st, nst, 'c', &got);
+	ASSERT_EQ(0, truth(&want, 'c', CTX_ANY, CTX_ANY));
+	EXPECT_EQ(40, want.allocs);
+	EXPECT_SUMS(want, got, "caller c's stack rows");
+	ksft_print_msg("40 allocations in an interrupt: %d stack rows\n", n);
+	if (irq_stacks_cut()) {
+		EXPECT_EQ(1, n);
+	} else {
+		EXPECT_LE(1, n);
+	}
+	sa_snap_free(&snap);
+	EXPECT_EQ(0, sa_cmd(rule + 2));
 	ctx_gone();
 }
 
