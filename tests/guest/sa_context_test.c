@@ -559,8 +559,9 @@ TEST(irq_stacks_end_at_the_entry)
 	pid_t child;
 
 	ASSERT_EQ(0, ctx_fresh());
-	snprintf(rule, sizeof(rule), "capture %s", site_spec());
-	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	/* "uncapture SPEC"; "capture SPEC" from its third byte. */
+	snprintf(rule, sizeof(rule), "uncapture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule + 2)) TH_LOG("%s", rule + 2);
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
@@ -597,7 +598,7 @@ TEST(irq_stacks_end_at_the_entry)
 		EXPECT_LE(1, n);
 	}
 	sa_snap_free(&snap);
-	EXPECT_EQ(0, sa_cmd(rule + 2));
+	EXPECT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
 	ctx_gone();
 }
 
