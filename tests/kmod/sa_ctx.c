@@ -12,10 +12,12 @@
  * chooses, and the node its memory is on.
  *
  * Writes to /proc/sa_ctx, one command per write:
- *   alloc C N SIZE [tag=T] [node=K] [irq]
+ *   alloc C N SIZE [tag=T] [node=K] [irq[=US]]
  *          N objects of SIZE bytes from caller C (a, b or c), in the
  *          writer's task, or in a hard-irq hrtimer (a softirq one on
- *          PREEMPT_RT) with "irq"; with node=K from node K's memory
+ *          PREEMPT_RT) with "irq", set to fire in US microseconds (1
+ *          by default, at most SCTX_IRQ_US_MAX); with node=K from node
+ *          K's memory
  *   free C N [tag=T] [cpu=K|rcu|irq]
  *          frees the first N held objects of caller C (a, b, c or any)
  *          and of tag T (any tag without it): in the writer's task, in a
@@ -75,6 +77,7 @@
 #define SCTX_CACHE_NAME	"sa_ctx_cache_with_a_long_name"
 #define SCTX_CACHE_SIZE	96
 #define SCTX_CACHE_OBJS	64
+#define SCTX_IRQ_US_MAX	100000	/* irq=US: at most 100 ms */
 
 /* Allocating in hard irq context is not allowed on PREEMPT_RT. */
 #define SCTX_HRTIMER_MODE (IS_ENABLED(CONFIG_PREEMPT_RT) ?		\
@@ -303,13 +306,13 @@ static void sctx_work_fn(struct work_struct *w)
 	complete(&job->done);
 }
 
-/* Runs @job in a hard-irq hrtimer and waits for it. */
-static void sctx_in_irq(struct sctx_job *job)
+/* Runs @job in a hard-irq hrtimer @us microseconds on and waits for it. */
+static void sctx_in_irq(struct sctx_job *job, unsigned int us)
 {
 	init_completion(&job->done);
 	hrtimer_setup(&job->timer, sctx_timer_fn, CLOCK_MONOTONIC,
 		      SCTX_HRTIMER_MODE);
-	hrtimer_start(&job->timer, ns_to_ktime(1000), SCTX_HRTIMER_MODE);
+	hrtimer_start(&job->timer, us_to_ktime(us), SCTX_HRTIMER_MODE);
 	wait_for_completion(&job->done);
 	hrtimer_cancel(&job->timer);
 }
@@ -398,10 +401,11 @@ static int sctx_caller(const char *s, bool any)
 	return -EINVAL;
 }
 
-/* The optional words of a command: tag=, node=, cpu=, rcu, irq. */
+/* The optional words of a command: tag=, node=, cpu=, rcu, irq[=US]. */
 struct sctx_opts {
 	int tag, node, cpu;
 	bool rcu, irq;
+	unsigned int irq_us;	/* the hrtimer's delay, microseconds */
 };
 
 static int sctx_parse_opts(char *rest, struct sctx_opts *o)
@@ -427,6 +431,11 @@ static int sctx_parse_opts(char *rest, struct sctx_opts *o)
 			o->rcu = true;
 		} else if (!strcmp(w, "irq")) {
 			o->irq = true;
+		} else if (!strncmp(w, "irq=", 4)) {
+			if (kstrtouint(w + 4, 10, &o->irq_us) || !o->irq_us ||
+			    o->irq_us > SCTX_IRQ_US_MAX)
+				return -EINVAL;
+			o->irq = true;
 		} else {
 			return -EINVAL;
 		}
@@ -450,7 +459,7 @@ static int sctx_alloc_cmd(int caller, unsigned int n, size_t size,
 	job->size = size;
 	job->n = n;
 	if (o->irq) {
-		sctx_in_irq(job);
+		sctx_in_irq(job, o->irq_us);
 	} else {
 		for (i = 0; i < n; i++)
 			if (sctx_call(caller, size, o->node, o->tag, false))
@@ -472,7 +481,7 @@ static int sctx_free_cmd(int caller, unsigned int n, struct sctx_opts *o)
 	got = sctx_take(caller, o->tag, false, job->ptrs, n);
 	job->n = got;
 	if (o->irq) {
-		sctx_in_irq(job);
+		sctx_in_irq(job, o->irq_us);
 	} else if (o->cpu >= 0) {
 		init_completion(&job->done);
 		INIT_WORK(&job->work, sctx_work_fn);
@@ -530,7 +539,8 @@ static int sctx_load_start(int caller, size_t size, struct sctx_opts *o)
 
 static int sctx_command(char *buf)
 {
-	struct sctx_opts o = { .tag = 0, .node = NUMA_NO_NODE, .cpu = -1 };
+	struct sctx_opts o = { .tag = 0, .node = NUMA_NO_NODE, .cpu = -1,
+				.irq_us = 1 };
 	char *rest = buf, *verb, *who, *num, *size;
 	unsigned int n = 0;
 	unsigned long sz = 0;
