@@ -312,7 +312,8 @@ static void sctx_in_irq(struct sctx_job *job, unsigned int us)
 	init_completion(&job->done);
 	hrtimer_setup(&job->timer, sctx_timer_fn, CLOCK_MONOTONIC,
 		      SCTX_HRTIMER_MODE);
-	hrtimer_start(&job->timer, us_to_ktime(us), SCTX_HRTIMER_MODE);
+	hrtimer_start(&job->timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
+		      SCTX_HRTIMER_MODE);
 	wait_for_completion(&job->done);
 	hrtimer_cancel(&job->timer);
 }
