@@ -2356,6 +2356,17 @@ expect guest-gate-cgroup 1 --check --rules fixtures/guest_cgroup.rules --stacks-
 	--cgroup-root "$TMP/cgnone" $GSC.txt
 expect guest-gate-task 1 --check --rules fixtures/guest_task.rules $GT.txt
 expect guest-gate-node 1 --check --rules fixtures/guest_node.rules $GN.txt
+# the expected outputs above against the raw files, without slabacct:
+# sums of their rows, sa_ctx's books, the stacks and detail files
+if command -v python3 >/dev/null 2>&1; then
+	if python3 guest_check.py fixtures expected >"$TMP/guest_check" 2>&1; then
+		pass "guest-truth: $(tail -n 1 "$TMP/guest_check")"
+	else
+		fail guest-truth "$(head -5 "$TMP/guest_check")"
+	fi
+else
+	echo "skip cli: guest-truth (no python3)"
+fi
 
 # ---- bad input ----
 
