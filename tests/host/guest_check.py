@@ -273,5 +273,29 @@ with open(EXP + 'guest-leaks.out') as f:
             seen += 1
 chk('guest-leaks.out: sa_ctx rows', len([k for k in d2 if k.startswith(SITE)]), seen)
 
+# --advise: sa_ctx_site's request sizes (its child rows' and its own, in
+# the detail file) and slack (in the main file)
+BOUNDS = ['8', '16', '32', '64', '128', '256', '512', '1K', '2K', '4K', '8K']
+for scene, exp in [('stack', 'guest-advise-stack.out'), ('node', 'guest-advise-node.out')]:
+    sizes, lo, hi = [0] * 12, None, 0
+    with open(FIX + 'guest_%s.detail' % scene) as f:
+        for line in f:
+            if line[0].isdigit() and SITE in line:
+                p = line.split()
+                sizes = add(sizes, [int(x) for x in p[13:25]])
+                lo = int(p[11]) if lo is None else min(lo, int(p[11]))
+                hi = max(hi, int(p[12]))
+    n = sum(sizes)
+    parts = ['%s%s %.1f%%' % ('<=' if i < 11 else '>', BOUNDS[min(i, 10)], 100.0 * c / n)
+             for i, c in enumerate(sizes) if c]
+    (v,) = site_sums('guest_%s.txt' % scene, lambda r: r['site'].startswith(SITE)).values()
+    with open(EXP + exp) as f:
+        text = f.read()
+    m = re.search(r'sizes (\d+)\.\.(\d+): (.*); classes .*; slack (\d+) of (\d+) bytes', text)
+    chk(exp + ': the sizes line', True, m is not None)
+    if m:
+        chk(exp + ': sizes', [lo, hi, ', '.join(parts), v[1], v[0]],
+            [int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), int(m.group(5))])
+
 print('%d checks, %d mismatches' % (checks, bad))
 sys.exit(1 if bad or not checks else 0)

@@ -2351,6 +2351,10 @@ expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks 
 # --leaks over two real detail files 12 s apart, each stack ranked
 expect guest-leaks 0 --leaks $GS.detail ${GS}_later.detail
 expect guest-leaks-once 0 --leaks --once $GSC.detail
+# --advise: a site's child rows (in both files) are the site's
+expect guest-advise-cgroup 0 --advise --detail $GC.detail $GC.txt
+expect guest-advise-stack 0 --advise --detail $GS.detail -g sa_ctx $GS.txt
+expect guest-advise-node 0 --advise --detail $GN.detail -g sa_ctx $GN.txt
 # the gate's context selectors, from rules files
 expect guest-gate-cgroup 1 --check --rules fixtures/guest_cgroup.rules --stacks-file $GSC.stacks \
 	--cgroup-root "$TMP/cgnone" $GSC.txt
