@@ -2222,6 +2222,8 @@ expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
 expect ctx-stacks-detail 0 --stacks --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
 # two captured sites, the second's lines past the first 16 (the lines' array moves)
 expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
+# -n N: the first N captured sites
+expect ctx-stacks-many-top 0 --stacks -n 1 --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
 # the stacks' lines and the site's rest add up to the site's figure
@@ -2345,6 +2347,13 @@ fi
 expect guest-stacks 0 --stacks --stacks-file $GS.stacks $GS.txt
 expect guest-stacks-detail 0 --stacks --stacks-file $GS.stacks --detail $GS.detail $GS.txt
 expect guest-stacks-later-detail 0 --stacks -s live --stacks-file ${GS}_later.stacks --detail ${GS}_later.detail ${GS}_later.txt
+# -n 1: the one captured site (the third of the file's 69 sites by total)
+run guest-stacks-top --stacks -n 1 --stacks-file $GS.stacks $GS.txt
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && cmp -s expected/guest-stacks.out "$TMP/out"; then
+	pass guest-stacks-top
+else
+	fail guest-stacks-top "exit status $rc: $(diff expected/guest-stacks.out "$TMP/out" | head -5)"
+fi
 expect guest-stack-cgroup-stacks 0 --stacks --stacks-file $GSC.stacks --detail $GSC.detail $GSC.txt
 expect guest-folded 0 --folded --stacks-file $GS.stacks $GS.txt
 expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks $GSC.txt
