@@ -893,6 +893,9 @@ fixtures)
 			[ "$(sha256sum < "$dst/guest_$name" | cut -d ' ' -f 1)" = "$sum" ] ||
 				die "$b: $name: its SHA-256 is not the guest's"
 		done < "$out/$b/index.txt"
+		# The second boot has two nodes: its one scene is split=node.
+		[ "$b" = fixtures ] || [ -f "$dst/guest_node.txt" ] ||
+			die "$b: no split=node scene (the guest saw one NUMA node?)"
 	done
 	log "$(find "$dst" -type f | wc -l) files from $KVER ($PKGVER) in build/guest-fixtures/: $(cd "$dst" && ls | tr '\n' ' ')"
 	;;
