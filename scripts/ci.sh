@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ci.sh check | matrix | row SUITE:ARCH:FLAVOUR | debug | map | demo | shell | gate
-#       | board | shell-test | prefetch
+#       | fixtures | board | shell-test | prefetch
 #
 # check:  host dependencies, then the lint of the primary kernel (Debian
 #         bookworm 6.1: W=1 and sparse builds that must be silent,
@@ -29,6 +29,9 @@
 #         so must a failed insmod (a wrong vermagic) and a misspelt module
 #         (saying why); a snapshot cut short is an error (exit 2); every
 #         JUnit report valid against tests/host/junit.xsd.
+# fixtures: real context files for the reader's host tests
+#         (scripts/guest-fixtures.sh), from two boots of the primary
+#         kernel (one with two NUMA nodes), into build/guest-fixtures/.
 # shell:  the demo's guest (slab_account loaded, slabacct, /demo.sh) with
 #         an interactive shell on this terminal instead of the demo;
 #         `exit` powers it off.
@@ -210,7 +213,7 @@ khdr() {
 	done
 }
 
-build_row() {	# build_row test|demo|gate
+build_row() {	# build_row test|demo|gate|fixtures
 	local mode=$1
 	rm -rf "$out"
 	mkdir -p "$out/src" "$out/rootfs/lib/slab_account" "$out/rootfs/usr/bin"
@@ -332,6 +335,8 @@ build_row() {	# build_row test|demo|gate
 		grep -qa 'vermagic=[^ ]* .* mod_unl0ad ' \
 			"$out/rootfs/lib/slab_account/badmagic/sa_leak.ko" ||
 			die "could not build sa_leak.ko with a wrong vermagic"
+	elif [ "$mode" = fixtures ]; then
+		cp "$SA_ROOT/scripts/guest-fixtures.sh" "$out/rootfs/demo.sh"
 	else
 		cp "$SA_ROOT/scripts/guest-demo.sh" "$out/rootfs/demo.sh"
 	fi
@@ -858,7 +863,43 @@ gate)
 		die "the JUnit report of the snapshot cut short has no error"
 	log "the gate passed the fixed driver, failed the leaking one, the failed insmod and the misspelt module, and could not run on the snapshot cut short (exit 2); JUnit: build/gate/{noload,fixed,leaking,typo,cut}.xml"
 	;;
+fixtures)
+	# Real files for the reader's host tests (scripts/guest-fixtures.sh
+	# says what each scene does): the primary kernel booted twice, with
+	# one NUMA node and with two; each file the guest sent is decoded,
+	# its length and SHA-256 checked, and written to build/guest-fixtures/
+	# as guest_NAME (copy them to tests/host/fixtures/ to replace the
+	# committed ones; the expected outputs then change with them).
+	load_row "$primary"
+	build_row fixtures
+	boot_row demo "$out/fixtures"
+	boot_row demo "$out/fixtures-numa" --numa 2
+	dst=$SA_ROOT/build/guest-fixtures
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	for b in fixtures fixtures-numa; do
+		con=$out/$b/console.log
+		! grep -q 'SA_FIX_FAIL' "$con" || die "$b: $(grep -m1 'SA_FIX_FAIL' "$con")"
+		grep -q '^SA_FIX_DONE' "$con" || die "$b: the guest did not finish (see $con)"
+		tr -d '\r' < "$out/$b/ktap.log" > "$out/$b/files.txt"
+		grep '^SA_FILE_BEGIN ' "$out/$b/files.txt" > "$out/$b/index.txt" ||
+			die "$b: no file came back (see $out/$b/ktap.log)"
+		while read -r _ name sum len; do
+			sed -n "/^SA_FILE_BEGIN $name /,/^SA_FILE_END $name\$/p" \
+				"$out/$b/files.txt" | sed '1d;$d' | base64 -d \
+				> "$dst/guest_$name" || die "$b: $name: not base64"
+			[ "$(wc -c < "$dst/guest_$name")" = "$len" ] ||
+				die "$b: $name: $(wc -c < "$dst/guest_$name") bytes, the guest sent $len"
+			[ "$(sha256sum < "$dst/guest_$name" | cut -d ' ' -f 1)" = "$sum" ] ||
+				die "$b: $name: its SHA-256 is not the guest's"
+		done < "$out/$b/index.txt"
+		# The second boot has two nodes: its one scene is split=node.
+		[ "$b" = fixtures ] || [ -f "$dst/guest_node.txt" ] ||
+			die "$b: no split=node scene (the guest saw one NUMA node?)"
+	done
+	log "$(find "$dst" -type f | wc -l) files from $KVER ($PKGVER) in build/guest-fixtures/: $(cd "$dst" && ls | tr '\n' ' ')"
+	;;
 *)
-	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|board|shell-test|prefetch"
+	die "usage: ci.sh check|matrix|row SUITE:ARCH:FLAVOUR|debug|map|demo|shell|gate|fixtures|board|shell-test|prefetch"
 	;;
 esac

@@ -341,7 +341,7 @@ static int join(struct advise *A, const struct dsites *ds, struct sa_groups *g,
 
 		t->r = &f->rows[g->g[i].first];
 		t->v = g->g[i].v;
-		while (j < ds->n && (c = site_cmp(ds->s[j].r->site.type_str, ds->s[j].r->site.caller,
+		while (j < ds->n && (c = site_cmp(ds->s[j].r->site.type_str, ds->s[j].caller,
 						  t->r->type_str, t->r->caller)) < 0)
 			j++;
 		if (j < ds->n && c == 0)
@@ -364,7 +364,8 @@ static int report_advise(const struct opts *o, const struct sa_file *f,
 	int ret = -1, r;
 	char *err;
 
-	if (dsites_get(d, &ds, &err)) {
+	/* (1.6) a site's child rows are its own, as in the main file's report */
+	if (dsites_get(d, 1, &ds, &err)) {
 		cmd_error(err);
 		return -1;
 	}

@@ -242,7 +242,7 @@ static int build_leaks(const struct opts *o, const struct sa_detail *old,
 	L->old = old;
 	L->new = new;
 	L->secs = old ? new->now - old->now : 0;
-	if (dsites_get(new, ns, &err) || (old && dsites_get(old, os, &err))) {
+	if (dsites_get(new, 0, ns, &err) || (old && dsites_get(old, 0, os, &err))) {
 		cmd_error(err);
 		return -1;
 	}

@@ -225,12 +225,16 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct 
 {
 	static const char *const titles[NCOLS] = { "total", "live", "objs", "allocs", "frees" };
 	struct out o = { NULL, 0, 0, r->sel->keys[0], d };
-	size_t i, w[NCOLS], wo = strlen("oldest");
+	size_t i, w[NCOLS], wo = strlen("oldest"), trees = 0, before;
 	int c, ret = 0;
 	char age[32];
 
-	for (i = 0; i < r->n && !ret; i++)
+	/* -n N: the first N captured sites (the others show no tree) */
+	for (i = 0; i < r->nall && !ret && (!r->sel->top || trees < r->sel->top); i++) {
+		before = o.n;
 		ret = site_tree(&o, r, &r->items[i], st);
+		trees += o.n > before;
+	}
 	for (c = 0; c < NCOLS; c++) {
 		w[c] = strlen(titles[c]);
 		for (i = 0; i < o.n; i++) {

@@ -16,10 +16,12 @@
 
 /*
  * The trees of @r's call sites that have child rows with a stack, in
- * @r's order, branches in the order of the first sort key; with @d (the
- * detail file, or NULL) a column `oldest`: the age in seconds of the
- * oldest live object of the rows under each line, `-` when @d has none.
- * 0, or -1 without memory or for a stack @st lacks (said on stderr).
+ * @r's order (with --top N the first N of them: the sites without a
+ * stack are not counted), branches in the order of the first sort key;
+ * with @d (the detail file, or NULL) a column `oldest`: the age in
+ * seconds of the oldest live object of the rows under each line, `-`
+ * when @d has none.  0, or -1 without memory or for a stack @st lacks
+ * (said on stderr).
  */
 int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d);
 

@@ -2222,6 +2222,8 @@ expect ctx-stacks-live 0 --stacks -s live --stacks-file $SF $CS
 expect ctx-stacks-detail 0 --stacks --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
 # two captured sites, the second's lines past the first 16 (the lines' array moves)
 expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
+# -n N: the first N captured sites
+expect ctx-stacks-many-top 0 --stacks -n 1 --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
 # the stacks' lines and the site's rest add up to the site's figure
@@ -2275,6 +2277,108 @@ if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] &&
 	fi
 else
 	echo "skip cli: ctx-cgroup2 (no cgroup2 file system at /sys/fs/cgroup that takes a new cgroup here)"
+fi
+
+# ---- contexts from real guests (fixtures/guest_*: scripts/ci.sh fixtures) ----
+
+# Files a Debian 6.1 guest wrote (scripts/guest-fixtures.sh says what made
+# each), unedited: the reader must read them as they are.
+GC=fixtures/guest_cgroup
+GT=fixtures/guest_task
+GN=fixtures/guest_node
+GS=fixtures/guest_stack
+GSC=fixtures/guest_stack_cgroup
+# the default report: each site's context rows summed into it (no warning:
+# a reset leaves context rows empty, counted in `context rows`, not printed)
+expect guest-cgroup-default 0 $GC.txt
+expect guest-task-default 0 $GT.txt
+expect guest-node-default 0 $GN.txt
+expect guest-stack-default 0 $GS.txt
+# --by each split's context, and the filters on one context
+expect guest-by-cgroup 0 --no-summary -b cgroup --cgroup-root "$TMP/cgnone" $GC.txt
+expect guest-cgroup-id 0 --no-summary --cgroup 23 $GC.txt
+expect guest-cgroup-irq 0 --no-summary --cgroup irq $GC.txt
+expect guest-by-task 0 --no-summary -b task $GT.txt
+expect guest-task 0 --no-summary --task sactx@two $GT.txt
+expect guest-task-irq 0 --no-summary --task irq $GT.txt
+expect guest-by-node 0 --no-summary -b node $GN.txt
+expect guest-node 0 --no-summary --node 1 $GN.txt
+expect guest-by-stack 0 --no-summary -b stack -g sa_ctx $GS.txt
+expect guest-stack-cgroup-by-cgroup 0 --no-summary -b cgroup --cgroup-root "$TMP/cgnone" $GSC.txt
+expect guest-stack-cgroup-by-stack 0 --no-summary -b stack -g sa_ctx $GSC.txt
+# CSV and JSON carry the context as a column
+expect guest-by-cgroup-csv 0 --csv -b cgroup --cgroup-root "$TMP/cgnone" $GC.txt
+expect guest-by-task-csv 0 --csv -b task $GT.txt
+expect guest-by-node-json 0 --json --no-summary -b node $GN.txt
+expect guest-by-stack-json 0 --json --no-summary -b stack -g sa_ctx $GS.txt
+# cgroup paths: the guest's own slabacct walked its real cgroup2 tree
+# (guest_cgroup.by_cgroup and guest_cgroup.sactx_one, stdout and stderr);
+# here, without that tree, the same tables, each cgroup#ID for the path
+# that guest_cgroup.ids gives the id, and --cgroup with sactx_one's id
+run guest-cgroup-paths --no-summary -b cgroup --cgroup-root "$TMP/cgnone" $GC.txt
+awk 'NR == FNR { path[$1] = $2; next }
+     match($0, /cgroup#[0-9]+$/) && (substr($0, RSTART + 7) in path) {
+	$0 = substr($0, 1, RSTART - 1) path[substr($0, RSTART + 7)]
+     } { print }' $GC.ids "$TMP/out" "$TMP/err" >"$TMP/got"
+if [ "$rc" = 0 ] && [ -s $GC.by_cgroup ] && cmp -s $GC.by_cgroup "$TMP/got"; then
+	pass guest-cgroup-paths
+else
+	fail guest-cgroup-paths "exit status $rc: $(diff $GC.by_cgroup "$TMP/got" | head -5)"
+fi
+id=$(awk '$2 == "/sactx_one" { print $1 }' $GC.ids)
+run guest-cgroup-path-filter --no-summary --cgroup "$id" $GC.txt
+cat "$TMP/out" "$TMP/err" >"$TMP/got"
+if [ "$rc" = 0 ] && [ -n "$id" ] && [ -s $GC.sactx_one ] && cmp -s $GC.sactx_one "$TMP/got"; then
+	pass guest-cgroup-path-filter
+else
+	fail guest-cgroup-path-filter "exit status $rc, id '$id': $(diff $GC.sactx_one "$TMP/got" | head -5)"
+fi
+# --prometheus: the split's label, top-K within each context
+expect guest-prom-cgroup 0 --prometheus --top-k 2 -s live --cgroup-root "$TMP/cgnone" $GC.txt
+expect guest-prom-node 0 --prometheus --no-summary --top-k 1 $GN.txt
+if command -v promtool >/dev/null 2>&1; then
+	if promtool check metrics <expected/guest-prom-cgroup.out >"$TMP/promtool" 2>&1; then
+		pass guest-prom-promtool
+	else
+		fail guest-prom-promtool "$(head -5 "$TMP/promtool")"
+	fi
+fi
+# --stacks (with the detail file's ages), --folded, with the stacks file
+expect guest-stacks 0 --stacks --stacks-file $GS.stacks $GS.txt
+expect guest-stacks-detail 0 --stacks --stacks-file $GS.stacks --detail $GS.detail $GS.txt
+expect guest-stacks-later-detail 0 --stacks -s live --stacks-file ${GS}_later.stacks --detail ${GS}_later.detail ${GS}_later.txt
+# -n 1: the one captured site (the third of the file's 69 sites by total)
+run guest-stacks-top --stacks -n 1 --stacks-file $GS.stacks $GS.txt
+if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ] && cmp -s expected/guest-stacks.out "$TMP/out"; then
+	pass guest-stacks-top
+else
+	fail guest-stacks-top "exit status $rc: $(diff expected/guest-stacks.out "$TMP/out" | head -5)"
+fi
+expect guest-stack-cgroup-stacks 0 --stacks --stacks-file $GSC.stacks --detail $GSC.detail $GSC.txt
+expect guest-folded 0 --folded --stacks-file $GS.stacks $GS.txt
+expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks $GSC.txt
+# --leaks over two real detail files 12 s apart, each stack ranked
+expect guest-leaks 0 --leaks $GS.detail ${GS}_later.detail
+expect guest-leaks-once 0 --leaks --once $GSC.detail
+# --advise: a site's child rows (in both files) are the site's
+expect guest-advise-cgroup 0 --advise --detail $GC.detail $GC.txt
+expect guest-advise-stack 0 --advise --detail $GS.detail -g sa_ctx $GS.txt
+expect guest-advise-node 0 --advise --detail $GN.detail -g sa_ctx $GN.txt
+# the gate's context selectors, from rules files
+expect guest-gate-cgroup 1 --check --rules fixtures/guest_cgroup.rules --stacks-file $GSC.stacks \
+	--cgroup-root "$TMP/cgnone" $GSC.txt
+expect guest-gate-task 1 --check --rules fixtures/guest_task.rules $GT.txt
+expect guest-gate-node 1 --check --rules fixtures/guest_node.rules $GN.txt
+# the expected outputs above against the raw files, without slabacct:
+# sums of their rows, sa_ctx's books, the stacks and detail files
+if command -v python3 >/dev/null 2>&1; then
+	if python3 guest_check.py fixtures expected >"$TMP/guest_check" 2>&1; then
+		pass "guest-truth: $(tail -n 1 "$TMP/guest_check")"
+	else
+		fail guest-truth "$(head -5 "$TMP/guest_check")"
+	fi
+else
+	echo "skip cli: guest-truth (no python3)"
 fi
 
 # ---- bad input ----

@@ -951,11 +951,21 @@ static void test_ctx(void)
 		CHECK_STR(f.rows[0].caller, "f+0x1/0x2 @node:1");
 		sa_file_free(&f);
 	}
+	/*
+	 * `context rows` counts the table's child rows, the empty ones a
+	 * reset left (not printed) too: fewer printed is no mismatch, more is.
+	 */
 	if (EXPECT_OK(&f, HDR16 "split: node\ncontext rows: 2\n" LEGEND
 		      "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n") == 0) {
 		CHECK(f.rows[0].cx.kind == SA_CTX_NODE && f.rows[0].cx.id == 1);
+		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 0);
+		sa_file_free(&f);
+	}
+	if (EXPECT_OK(&f, HDR16 "split: node\ncontext rows: 1\n" LEGEND
+		      "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n"
+		      "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:0\n") == 0) {
 		CHECK(sa_check_sums(&f, buf, sizeof(buf)) == 1);
-		CHECK_STR(buf, "context rows 2, child rows 1");
+		CHECK_STR(buf, "context rows 1, child rows 2");
 		sa_file_free(&f);
 	}
 	EXPECT_ERROR(HDR16 "split: cgroup\n" LEGEND "5 0 5 5 5 1 5 1/0 kmalloc f+0x1/0x2 @node:1\n",
