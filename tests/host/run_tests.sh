@@ -2226,6 +2226,41 @@ expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks f
 expect ctx-stacks-many-top 0 --stacks -n 1 --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
+# (stacks 1.1) each stack's first allocation's context, where the stack
+# ends: ctx_stack_first.stacks is ctx_stack.stacks written by hand in the
+# 1.1 form from docs/format.md (no guest's capture of it yet): a process,
+# a thread of another (tid shown), an interrupt
+SF1=fixtures/ctx_stack_first.stacks
+expect ctx-stacks-first 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
+expect ctx-stacks-first-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
+expect ctx-stacks-json 0 --stacks --json -s live --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
+# --folded and the gate read a 1.1 file as they read its 1.0 twin
+run ctx-folded-stacks-first --folded --stacks-file $SF1 $CS
+if [ "$rc" = 0 ] && cmp -s "$TMP/out" expected/ctx-folded-stacks.out && [ ! -s "$TMP/err" ]; then
+	pass ctx-folded-stacks-first
+else
+	fail ctx-folded-stacks-first "exit status $rc, not ctx-folded-stacks' output: $(head -3 "$TMP/err")"
+fi
+run ctx-gate-stack-first --check --stacks-file $SF1 -R 'live <= 4K stack sa_ctx_run' \
+	-R 'live <= 3K stack do_one_initcall' -R 'live <= 1K stack not_a_frame' $CS
+if [ "$rc" = 1 ] && cmp -s "$TMP/out" expected/ctx-gate-stack.out; then
+	pass ctx-gate-stack-first
+else
+	fail ctx-gate-stack-first "exit status $rc, not ctx-gate-stack's output: $(head -3 "$TMP/err")"
+fi
+# a cgroup id named by its path under --cgroup-root
+mkdir -p "$TMP/cgfirst/x/y"
+ino=$(stat -c %i "$TMP/cgfirst/x/y")
+sed "s/cgroup 7788\$/cgroup $ino/" $SF1 >"$TMP/first.stacks"
+run ctx-stacks-first-path --stacks --cgroup-root "$TMP/cgfirst" --stacks-file "$TMP/first.stacks" $CS
+if [ "$rc" = 0 ] && grep -qxF ' 7680 2560   10     30    20     sa_ctx_run+0x30/0x80 [sa_ctx]  [stack 1, first: pid 412 comm sa_run_a cgroup /x/y]' "$TMP/out" &&
+	grep -qF '[stack 2, first: pid 413 tid 420 comm my_worker cgroup cgroup#1]' "$TMP/out"; then
+	pass ctx-stacks-first-path
+else
+	fail ctx-stacks-first-path "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# a --cgroup-root that cannot be read is an error when a stack names a cgroup
+expect_err ctx-stacks-first-cgroot 1 "slabacct: --cgroup-root: $TMP/none: No such file or directory" --stacks --cgroup-root "$TMP/none" --stacks-file $SF1 $CS
 # the stacks' lines and the site's rest add up to the site's figure
 run ctx-folded-sum --folded --stacks-file $SF $CS
 if [ "$rc" = 0 ] && [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = 17024 ]; then
@@ -2240,7 +2275,7 @@ expect_err ctx-stacks-none 1 "slabacct: $CG: no call site under capture (no row 
 expect_err ctx-stacks-file-missing 1 "slabacct: $TMP/none: No such file or directory" --stacks --stacks-file "$TMP/none" $CS
 expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
 usage_err ctx-stacks-by "slabacct: --stacks nests each captured site's stacks: not with --by" --stacks -b module $CS
-usage_err ctx-stacks-csv "slabacct: --stacks is a text view: not with another format" --stacks --csv $CS
+usage_err ctx-stacks-csv "slabacct: --stacks is a text or JSON view: not with another format" --stacks --csv $CS
 usage_err ctx-stacks-frag "slabacct: --stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" --stacks -s frag $CS
 # a file without stack rows is folded as before, without reading the stacks file
 run ctx-folded-no-stacks --folded --stacks-file "$TMP/none" $V
