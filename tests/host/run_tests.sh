@@ -1071,6 +1071,7 @@ doc_example() {
 doc_example doc-retired-by-module -b module --no-summary retired.txt
 doc_example doc-unloads --unloads unloads.txt retired.txt
 doc_example doc-gate --check --rules gate_leak.rules --unloads-file unloads.txt retired_before.txt retired.txt
+doc_example doc-stacks-first --stacks --cgroup-root . --stacks-file ctx_stack_first.stacks ctx_stack.txt
 
 # ---- watch ----
 
