@@ -1993,6 +1993,9 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
 	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	# (stacks 1.1) each stack's first context, its cgroup's path; the JSON view
+	oom_case oom-ctx-stacks-first --stacks --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-stacks-json --stacks --json --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
 	# (rules that hold: exit 2 is then an error's, and must say so)
 	oom_case oom-check --check --rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt
