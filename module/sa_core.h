@@ -536,6 +536,19 @@ static inline u64 sa_clock_jiffies(u32 t)
 	return (u64)t << SA_CLOCK_SHIFT;
 }
 
+/*
+ * A byte of a name the file shows (a cache's, a task's) as one token of
+ * its line holds it: each byte outside '!'..'~' (0x21..0x7e: space,
+ * control bytes and anything above ASCII, which the kernel's isprint()
+ * passes as Latin-1) as '_', whatever bytes the name was given.
+ */
+static inline char sa_token_char(char c)
+{
+	unsigned char b = c;
+
+	return b < 0x21 || b > 0x7e ? '_' : c;
+}
+
 /* The bucket of a request of @req bytes (> 0): <= 8, <= 16, ..., > 8192. */
 static inline unsigned int sa_size_bucket(u32 req)
 {

@@ -250,11 +250,9 @@ void sa_ctx_forget(unsigned int idx)
 }
 
 /*
- * A task's name as a key: each byte outside '!'..'~' (0x21..0x7e: space,
- * control bytes, and every byte of a UTF-8 sequence, which the kernel's
- * isprint() takes for Latin-1) as '_', so that it is one token of the
- * file whatever bytes prctl(PR_SET_NAME) set; an empty one '_';
- * NUL-padded.
+ * A task's name as a key: each byte as sa_token_char() shows it, so that
+ * it is one token of the file whatever bytes prctl(PR_SET_NAME) set; an
+ * empty one '_'; NUL-padded.
  */
 static void sa_ctx_comm(char *dst)
 {
@@ -262,11 +260,11 @@ static void sa_ctx_comm(char *dst)
 
 	for (i = 0; i < SA_CTX_COMM_LEN - 1 && i < TASK_COMM_LEN - 1; i++) {
 		/* Read once each: a task may rename itself meanwhile. */
-		unsigned char c = READ_ONCE(current->comm[i]);
+		char c = READ_ONCE(current->comm[i]);
 
 		if (!c)
 			break;
-		dst[i] = c < 0x21 || c > 0x7e ? '_' : c;
+		dst[i] = sa_token_char(c);
 	}
 	/* A name set empty (prctl()) as one the row can show. */
 	if (!i)

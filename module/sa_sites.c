@@ -121,26 +121,13 @@ unsigned int sa_sites_seen(void)
 
 /* ---- insert, type and cache ------------------------------------------- */
 
-/*
- * How a cache's name is shown: each byte outside '!'..'~' (0x21..0x7e:
- * whitespace, control bytes and anything above ASCII, which the kernel's
- * isprint() passes as Latin-1) as '_', so that a row's tokens hold for
- * any name a module gives its cache.
- */
-static char sa_name_char(char c)
-{
-	unsigned char b = c;
-
-	return b < 0x21 || b > 0x7e ? '_' : c;
-}
-
 /* Does @shown (a name as shown) show the cache name @name? */
 static bool sa_name_shows(const char *shown, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < SA_NAME_LEN - 1 && name[i]; i++)
-		if (shown[i] != sa_name_char(name[i]))
+		if (shown[i] != sa_token_char(name[i]))
 			return false;
 	return shown[i] == '\0';
 }
@@ -172,7 +159,7 @@ static void sa_site_set_cache(struct sa_site *e, const struct kmem_cache *s)
 		return;		/* the kernel does not say which cache */
 	strscpy(name, sa_cache_name(s), SA_NAME_LEN);
 	for (i = 0; name[i]; i++)
-		name[i] = sa_name_char(name[i]);
+		name[i] = sa_token_char(name[i]);
 }
 
 /* An entry of the table for a new site: its index, sa_site_cap if full. */
