@@ -2396,6 +2396,15 @@ fi
 expect guest-stack-cgroup-stacks 0 --stacks --stacks-file $GSC.stacks --detail $GSC.detail $GSC.txt
 expect guest-folded 0 --folded --stacks-file $GS.stacks $GS.txt
 expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks $GSC.txt
+# the stacks file 1.1 from a real guest (fixtures/guest11_*: the same
+# scenes, booted again with each stack's first task on its record line):
+# each stack's first pid, comm and cgroup (or irq) where its branch ends
+G11=fixtures/guest11_stack
+G11C=fixtures/guest11_stack_cgroup
+expect guest11-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11.stacks --detail $G11.detail $G11.txt
+expect guest11-stack-cgroup-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
+expect guest11-stack-cgroup-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
+expect guest11-folded 0 --folded --stacks-file $G11.stacks $G11.txt
 # --leaks over two real detail files 12 s apart, each stack ranked
 expect guest-leaks 0 --leaks $GS.detail ${GS}_later.detail
 expect guest-leaks-once 0 --leaks --once $GSC.detail
