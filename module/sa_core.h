@@ -261,6 +261,16 @@
  *			CPU alone counts it in the published stacks (an
  *			atomic_t the header reads, not a walk of the table).
  *			The stacks file reads .ready with smp_load_acquire().
+ * sa_stack entry	(sa_stacks.c) its hash, frames and .first (the task
+ *			context of the allocation storing it) written by the
+ *			CPU that reserved the entry, before the cmpxchg() of
+ *			the hash slot that publishes it (a full barrier),
+ *			never after: a CPU that finds it through the slot (an
+ *			address dependency) and the file (.ready's acquire)
+ *			see it whole, .first.cgroup whole on 32-bit kernels
+ *			too.  An entry kept as a CPU's spare was never
+ *			published; it is filled again, all of it, for the
+ *			stack it is then used for.
  *
  * On a 32-bit kernel every 64-bit value another CPU reads is read whole:
  * the per-CPU counters are atomic64 there (sa_arch.h), the shared ones

@@ -93,7 +93,7 @@ static __always_inline bool sa_ctx_in_irq(void)
 /* The cgroup v2 id of the current task (task context). */
 static u64 sa_ctx_cgroup(void)
 {
-#if defined(CONFIG_CGROUPS) && defined(SA_HAVE_CGROUP_ID)
+#if SA_CTX_HAVE_CGROUP
 	u64 id;
 
 	rcu_read_lock();
@@ -269,6 +269,31 @@ static void sa_ctx_comm(char *dst)
 	/* A name set empty (prctl()) as one the row can show. */
 	if (!i)
 		dst[0] = '_';
+}
+
+void sa_ctx_first_fill(struct sa_ctx_first *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (sa_ctx_in_irq()) {
+		f->irq = 1;
+		return;
+	}
+	f->pid = task_tgid_nr(current);
+	f->tid = task_pid_nr(current);
+	sa_ctx_comm(f->comm);
+	f->cgroup = sa_ctx_cgroup();
+}
+
+void sa_ctx_first_show(struct seq_file *m, const struct sa_ctx_first *f)
+{
+	if (f->irq) {
+		seq_puts(m, " irq");
+		return;
+	}
+	seq_printf(m, " pid %u tid %u comm %.*s", f->pid, f->tid,
+		   SA_CTX_COMM_LEN, f->comm);
+	if (SA_CTX_HAVE_CGROUP)
+		seq_printf(m, " cgroup %llu", f->cgroup);
 }
 
 /*

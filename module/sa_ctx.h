@@ -55,6 +55,37 @@ struct sa_ctx_key {
 };
 
 /*
+ * The task context of an allocation, as a stored stack keeps that of the
+ * allocation that first stored it: outside task context (.irq) nothing
+ * else; in task context the thread group's id (.pid, getpid()'s) and the
+ * thread's (.tid, gettid()'s), as the initial pid namespace numbers them,
+ * the task's name as a split=task row writes it (NUL-padded), and its
+ * cgroup v2 id where this kernel has one (SA_CTX_HAVE_CGROUP; else 0).
+ */
+struct sa_ctx_first {
+	u32 irq;
+	u32 pid;
+	u32 tid;
+	u32 pad;
+	u64 cgroup;
+	char comm[SA_CTX_COMM_LEN];
+};
+
+#if defined(CONFIG_CGROUPS) && defined(SA_HAVE_CGROUP_ID)
+#define SA_CTX_HAVE_CGROUP	1
+#else
+#define SA_CTX_HAVE_CGROUP	0
+#endif
+
+/* Any context: the current allocation's task context into @f, whole. */
+void sa_ctx_first_fill(struct sa_ctx_first *f);
+/*
+ * @f as a stacks file's record line ends: " pid P tid T comm C[ cgroup
+ * ID]" or " irq".
+ */
+void sa_ctx_first_show(struct seq_file *m, const struct sa_ctx_first *f);
+
+/*
  * At load, before the tables: check the split= and max_stacks parameters
  * against this kernel (-EINVAL with a log line naming what is missing or
  * out of range).

@@ -8,9 +8,10 @@
  * SA_STACK_DEPTH frames, stored once in a fixed table of max_stacks
  * stacks (made by the first capture, or at load with capture=) and named
  * by its 1-based index there, stable until the unload.  Stacks are added
- * lock-free: an entry is reserved by a counter, filled, then published in
- * an open-addressing hash of ids by cmpxchg(); a stack that does not fit
- * is counted, and its allocation stays in its site's own row.  The file
+ * lock-free: an entry is reserved by a counter, filled (its frames and
+ * the task context of the allocation storing it), then published in an
+ * open-addressing hash of ids by cmpxchg(); a stack that does not fit is
+ * counted, and its allocation stays in its site's own row.  The file
  * lists the stored stacks in id order (format in docs/format.md).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -26,9 +27,11 @@
 #include <linux/vmalloc.h>
 
 #include "sa_core.h"
+#include "sa_ctx.h"
 #include "sa_stacks.h"
 
-#define SA_STACKS_VERSION	"1.0"
+/* 1.1: each record line ends with its first allocation's task context. */
+#define SA_STACKS_VERSION	"1.1"
 /* Frames walked: the probe's, the allocator's, then the stack kept. */
 #define SA_STACK_WALK		(24 + SA_STACK_DEPTH)
 #define SA_MAX_STACKS		BIT(20)
@@ -42,6 +45,8 @@ struct sa_stack {
 	u32 hash;
 	u32 n;				/* frames */
 	int ready;			/* published in the hash */
+	/* The task context of the allocation that stored it. */
+	struct sa_ctx_first first;
 	unsigned long frames[SA_STACK_DEPTH];
 };
 
@@ -170,6 +175,8 @@ static u32 sa_stack_store(struct sa_stack *table, const unsigned long *f,
 				st->hash = hash;
 				st->n = n;
 				memcpy(st->frames, f, n * sizeof(long));
+				/* Once, by this CPU, before the entry is seen. */
+				sa_ctx_first_fill(&st->first);
 			}
 			/* A full barrier: the entry is complete when seen. */
 			if (!cmpxchg(&sa_stack_hash[h], 0, (u32)idx + 1)) {
@@ -316,10 +323,12 @@ static int sa_stacks_show(struct seq_file *m, void *v)
 		seq_printf(m, "stack capacity: %lu\n",
 			   sa_stacks_usable() ? max_stacks : 0);
 		seq_printf(m, "stack depth: %u\n", SA_STACK_DEPTH);
-		seq_puts(m, "# stack ID FRAMES / frames, innermost first\n");
+		seq_puts(m, "# stack ID FRAMES FIRST / frames, innermost first\n");
 		return 0;
 	}
-	seq_printf(m, "stack %ld %u\n", (long)(st - sa_stacks) + 1, st->n);
+	seq_printf(m, "stack %ld %u", (long)(st - sa_stacks) + 1, st->n);
+	sa_ctx_first_show(m, &st->first);
+	seq_putc(m, '\n');
 	for (i = 0; i < st->n; i++)
 		seq_printf(m, "  %pS\n", (void *)st->frames[i]);
 	return 0;

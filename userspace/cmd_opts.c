@@ -168,7 +168,7 @@ static const struct compat compat[] = {
 	{ O_STACKS, 0, NULL, 0, {
 		{ B(O_BY), "--stacks nests each captured site's stacks: not with --by" },
 		{ B(O_DIFF) | WATCHING, "--stacks shows one file: not with --diff or --watch" },
-		{ FORMATS, "--stacks is a text view: not with another format" },
+		{ FORMATS & ~B(O_JSON), "--stacks is a text or JSON view: not with another format" },
 		{ B(O_SUMMARY_ONLY) | B(O_NO_SUMMARY), "--stacks has trees only: --summary-only and --no-summary do not go with it" },
 		{ B(P_SORT_NOTNUM), "--stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" } } },
 	{ O_NODE, 0, NULL, 0, { { B(O_CGROUP) | B(O_TASK), CTX_ONE_MSG } } },

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd_common.h"
 #include "cmd_term.h"
@@ -17,6 +18,7 @@
 #include "pr_stacks.h"
 #include "pr_summary.h"
 #include "pr_svg.h"
+#include "sa_base.h"
 #include "sa_esc.h"
 #include "sa_input.h"
 #include "sa_json.h"
@@ -217,11 +219,41 @@ static int print_folded(const struct report_ctx *c)
 }
 
 /*
- * --stacks: the trees of the captured sites, with --detail FILE their
- * oldest objects; a file without any is refused.
+ * (1.1) The cgroups under --cgroup-root (default /sys/fs/cgroup) into
+ * @cg when a stack of @st names a cgroup: a root that cannot be read
+ * leaves the ids as cgroup#ID, unless --cgroup-root named it.  0, or -1
+ * having said why.
+ */
+static int stacks_cgroups(const struct opts *o, const struct sa_stacks *st,
+			  struct sa_cgroups *cg)
+{
+	char *err = NULL;
+	size_t i;
+
+	memset(cg, 0, sizeof(*cg));
+	for (i = 0; i < st->n && !st->v[i].first.has_cgroup; i++)
+		;
+	if (i == st->n)
+		return 0;
+	if (!sa_cgroups_load(cg, o->cgroup_root ? o->cgroup_root : SA_CGROUP_ROOT, &err))
+		return 0;
+	if (!err || o->cgroup_root) {
+		cmd_error(err ? sa_format("--cgroup-root: %s", err) : NULL);
+		free(err);
+		return -1;
+	}
+	free(err);
+	return 0;
+}
+
+/*
+ * --stacks: the trees of the captured sites (--json: the sites and their
+ * stacks), with --detail FILE their oldest objects; a file without any is
+ * refused.
  */
 static int print_stacks(const struct report_ctx *c)
 {
+	struct sa_cgroups cg;
 	struct sa_detail d;
 	struct sa_stacks st;
 	int ret;
@@ -237,7 +269,12 @@ static int print_stacks(const struct report_ctx *c)
 		sa_stacks_free(&st);
 		return -1;
 	}
-	ret = pr_stacks(c->rows, &st, c->o->detail ? &d : NULL);
+	ret = stacks_cgroups(c->o, &st, &cg);
+	if (!ret && c->o->fmt == FMT_JSON)
+		ret = pr_stacks_json(c->rows, &st, c->o->detail ? &d : NULL, &cg);
+	else if (!ret)
+		ret = pr_stacks(c->rows, &st, c->o->detail ? &d : NULL, &cg);
+	sa_cgroups_free(&cg);
 	if (c->o->detail)
 		sa_detail_free(&d);
 	sa_stacks_free(&st);

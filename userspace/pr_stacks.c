@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sa_esc.h"
+#include "sa_json.h"
 
 enum { C_TOTAL, C_LIVE, C_OBJS, C_ALLOCS, C_FREES, NCOLS };
 static const int fields[NCOLS] = { SA_TOTAL, SA_LIVE, SA_OBJS, SA_ALLOCS, SA_FREES };
@@ -22,6 +23,9 @@ struct line {
 	size_t depth;		/* 0: the site */
 	const char *label;	/* a frame, the site's caller, or NULL: its own row */
 	int gap;		/* a blank line before it (a new site) */
+	/* (1.1) the stacks that end here, each with its first context */
+	const struct sa_stack **ends;
+	size_t nends, capends;
 };
 
 struct out {
@@ -29,6 +33,7 @@ struct out {
 	size_t n, cap;
 	int key;		/* the first sort key: the branches' order */
 	const struct sa_detail *d;	/* the detail file, or NULL */
+	const struct sa_cgroups *cg;	/* cgroup ids to paths */
 };
 
 /* A stack's row and its stack. */
@@ -82,6 +87,64 @@ static void sum(const struct out *o, struct line *l, const struct sa_row *r)
 		if (!l->aged || dr->v[SA_D_OLDEST] > l->oldest)
 			l->oldest = dr->v[SA_D_OLDEST];
 		l->aged = 1;
+	}
+}
+
+/*
+ * (1.1) Note on line @l the stacks of @e[0..@n) that end at depth @d (of
+ * @d + 1 frames) and have a first context, each once.  0, or -1 without
+ * memory.
+ */
+static int ends_here(struct line *l, const struct ent *e, size_t n, size_t d)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].s->n != d + 1 || !e[i].s->first.have)
+			continue;
+		for (k = 0; k < l->nends && l->ends[k] != e[i].s; k++)
+			;
+		if (k < l->nends)
+			continue;
+		if (sa_grow(&l->ends, &l->capends, l->nends + 1, sizeof(*l->ends)))
+			return -1;
+		l->ends[l->nends++] = e[i].s;
+	}
+	return 0;
+}
+
+/* (1.1) A cgroup id as --by names it: its path, or cgroup#ID. */
+static void cgroup_name(const struct sa_cgroups *cg, uint64_t id, char *buf, size_t n,
+			const char **name)
+{
+	*name = sa_cgroups_path(cg, id);
+	if (!*name) {
+		snprintf(buf, n, "cgroup#%" PRIu64, id);
+		*name = buf;
+	}
+}
+
+/* (1.1) `stack ID, first: pid P[ tid T] comm C[ cgroup PATH]` or `..., first: irq`. */
+static void print_first(const struct out *o, const struct sa_stack *s)
+{
+	const struct sa_stack_first *f = &s->first;
+	const char *cgn;
+	char buf[32];
+
+	printf("stack %" PRIu64 ", first: ", s->id);
+	if (f->irq) {
+		fputs("irq", stdout);
+		return;
+	}
+	printf("pid %" PRIu64, f->pid);
+	if (f->tid != f->pid)
+		printf(" tid %" PRIu64, f->tid);
+	fputs(" comm ", stdout);
+	sa_esc_str(stdout, f->comm, SA_ESC_TEXT);
+	if (f->has_cgroup) {
+		cgroup_name(o->cg, f->cgroup, buf, sizeof(buf), &cgn);
+		fputs(" cgroup ", stdout);
+		sa_esc_str(stdout, cgn, SA_ESC_TEXT);
 	}
 }
 
@@ -143,6 +206,8 @@ static int branches(struct out *o, struct ent *e, size_t n, size_t d)
 			goto out;
 		for (i = 0; i < sg[k].len; i++)
 			sum(o, l, e[sg[k].beg + i].row);
+		if (ends_here(l, e + sg[k].beg, sg[k].len, d))
+			goto out;
 		if (branches(o, e + sg[k].beg, sg[k].len, d + 1))
 			goto out;
 	}
@@ -201,6 +266,9 @@ static int site_tree(struct out *o, const struct sa_rows *r, const struct sa_ite
 	l->oldest = sl.oldest;
 	l->aged = sl.aged;
 	l->gap = o->n > 1;
+	/* a stack of the call site alone ends at the site's line */
+	if (ends_here(l, e, ne, 0))
+		goto nomem;
 	if (own) {
 		l = add(o, 1, NULL);
 		if (!l)
@@ -221,11 +289,12 @@ out:
 	return ret;
 }
 
-int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d)
+int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d,
+	      const struct sa_cgroups *cg)
 {
 	static const char *const titles[NCOLS] = { "total", "live", "objs", "allocs", "frees" };
-	struct out o = { NULL, 0, 0, r->sel->keys[0], d };
-	size_t i, w[NCOLS], wo = strlen("oldest"), trees = 0, before;
+	struct out o = { NULL, 0, 0, r->sel->keys[0], d, cg };
+	size_t i, k, w[NCOLS], wo = strlen("oldest"), trees = 0, before;
 	int c, ret = 0;
 	char age[32];
 
@@ -274,8 +343,194 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct 
 			sa_esc_str(stdout, l->label, SA_ESC_TEXT);
 		else
 			fputs("(not captured: the rows without a stack)", stdout);
+		for (k = 0; k < l->nends; k++) {
+			fputs(k ? "; " : "  [", stdout);
+			print_first(&o, l->ends[k]);
+		}
+		if (l->nends)
+			putchar(']');
 		putchar('\n');
 	}
+	for (i = 0; i < o.n; i++)
+		free(o.l[i].ends);
 	free(o.l);
+	return ret;
+}
+
+/* ---- --stacks --json ---------------------------------------------------- */
+
+/* A stack's rows summed, for the JSON view. */
+struct jstack {
+	const struct sa_stack *s;
+	struct line sum;
+};
+
+/* Heaviest first by the first sort key; equals by id. */
+static int jstack_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct jstack *a = pa, *b = pb;
+	const int *key = ctx;
+	uint64_t x = 0, y = 0;
+	int c;
+
+	for (c = 0; c < NCOLS; c++)
+		if (fields[c] == *key) {
+			x = a->sum.v[c];
+			y = b->sum.v[c];
+		}
+	if (x != y)
+		return x < y ? 1 : -1;
+	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
+}
+
+/* The numbers of @l as members of the open object (with @d its oldest). */
+static void json_nums(struct sa_json *j, const struct line *l, const struct sa_detail *d)
+{
+	static const char *const names[NCOLS] = { "total", "live", "objs", "allocs", "frees" };
+	int c;
+
+	for (c = 0; c < NCOLS; c++)
+		sa_json_ku64(j, names[c], l->v[c]);
+	if (d && l->aged)
+		sa_json_ku64(j, "oldest", l->oldest);
+}
+
+/* (1.1) A stack's first context as the value of the last key. */
+static void json_first(struct sa_json *j, const struct out *o, const struct sa_stack_first *f)
+{
+	const char *cgn;
+	char buf[32];
+
+	sa_json_open(j, '{', 0);
+	if (f->irq) {
+		sa_json_key(j, "irq");
+		sa_json_raw(j, "true");
+	} else {
+		sa_json_ku64(j, "pid", f->pid);
+		sa_json_ku64(j, "tid", f->tid);
+		sa_json_kstr(j, "comm", f->comm);
+		if (f->has_cgroup) {
+			cgroup_name(o->cg, f->cgroup, buf, sizeof(buf), &cgn);
+			sa_json_ku64(j, "cgroup_id", f->cgroup);
+			sa_json_kstr(j, "cgroup", cgn);
+		}
+	}
+	sa_json_close(j);
+}
+
+/*
+ * Item @it as a member of the open "sites" array if it has rows with a
+ * stack: 1 if so, 0 if not, -1 without memory.
+ */
+static int site_json(struct sa_json *j, struct out *o, const struct sa_rows *r,
+		     const struct sa_item *it, const struct sa_stacks *st)
+{
+	const struct sa_row **rows;
+	size_t n = sa_rows_site_rows(r, it, &rows), i, k, ns = 0;
+	struct jstack *js = NULL;
+	struct line sl, ol;
+	int own = 0, ret = -1;
+
+	if (n == (size_t)-1)
+		return -1;
+	js = calloc(n + 1, sizeof(*js));
+	if (!js)
+		goto out;
+	memset(&sl, 0, sizeof(sl));
+	memset(&ol, 0, sizeof(ol));
+	for (i = 0; i < n; i++) {
+		const struct sa_stack *s;
+
+		sum(o, &sl, rows[i]);
+		if (!rows[i]->cx.stack) {
+			sum(o, &ol, rows[i]);
+			own = 1;
+			continue;
+		}
+		/* load_stacks() found every row's stack */
+		s = sa_stacks_get(st, rows[i]->cx.stack);
+		for (k = 0; k < ns && js[k].s != s; k++)
+			;
+		if (k == ns)
+			js[ns++].s = s;
+		sum(o, &js[k].sum, rows[i]);
+	}
+	ret = 0;
+	if (!ns)
+		goto out;
+	if (sa_sort_array(js, ns, sizeof(*js), jstack_cmp, &o->key)) {
+		ret = -1;
+		goto out;
+	}
+	sa_json_key(j, NULL);
+	sa_json_open(j, '{', 1);
+	sa_json_kstr(j, "caller", it->row->caller);
+	sa_json_kstr(j, "type", it->row->type_str);
+	json_nums(j, &sl, o->d);
+	if (own) {
+		sa_json_key(j, "not_captured");
+		sa_json_open(j, '{', 0);
+		json_nums(j, &ol, o->d);
+		sa_json_close(j);
+	}
+	sa_json_key(j, "stacks");
+	sa_json_open(j, '[', 1);
+	for (k = 0; k < ns; k++) {
+		const struct sa_stack *s = js[k].s;
+
+		sa_json_key(j, NULL);
+		sa_json_open(j, '{', 0);
+		sa_json_ku64(j, "id", s->id);
+		json_nums(j, &js[k].sum, o->d);
+		if (s->first.have) {
+			sa_json_key(j, "first");
+			json_first(j, o, &s->first);
+		}
+		sa_json_key(j, "frames");
+		sa_json_open(j, '[', 0);
+		for (i = 0; i < s->n; i++) {
+			sa_json_key(j, NULL);
+			sa_json_str(j, s->frames[i]);
+		}
+		sa_json_close(j);
+		sa_json_close(j);
+	}
+	sa_json_close(j);
+	sa_json_close(j);
+	ret = 1;
+out:
+	free(js);
+	free(rows);
+	return ret;
+}
+
+int pr_stacks_json(const struct sa_rows *r, const struct sa_stacks *st,
+		   const struct sa_detail *d, const struct sa_cgroups *cg)
+{
+	struct out o = { NULL, 0, 0, r->sel->keys[0], d, cg };
+	size_t i, trees = 0;
+	struct sa_json j;
+	char v[48];
+	int ret = 0;
+
+	sa_json_begin(&j, stdout);
+	sa_json_kstr(&j, "file", r->raw->name);
+	sa_json_kstr(&j, "stacks_file", st->name);
+	snprintf(v, sizeof(v), "%" PRIu64 ".%" PRIu64, st->major, st->minor);
+	sa_json_kstr(&j, "stacks_version", v);
+	sa_json_key(&j, "sites");
+	sa_json_open(&j, '[', 1);
+	/* -n N: the first N captured sites */
+	for (i = 0; i < r->nall && (!r->sel->top || trees < r->sel->top); i++) {
+		ret = site_json(&j, &o, r, &r->items[i], st);
+		if (ret < 0)
+			break;
+		trees += (size_t)ret;
+		ret = 0;
+	}
+	sa_json_close(&j);
+	sa_json_end(&j);
+	if (ret)
+		fputs("slabacct: out of memory\n", stderr);
 	return ret;
 }

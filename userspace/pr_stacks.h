@@ -5,11 +5,16 @@
  * at each depth, with the bytes, live bytes, live objects and
  * allocs/frees of the stacks under it (with the detail file, the age of
  * their oldest live object), and what was not captured on a line of its
- * own.
+ * own.  From a 1.1 stacks file the line where a stack ends (its last
+ * frame) says, in brackets, `stack ID, first: pid P[ tid T] comm C[ cgroup
+ * PATH]` (the tid when it is not the pid; the cgroup's path under @cg, or
+ * cgroup#ID) or `stack ID, first: irq`: the context of the allocation
+ * that stored it.
  */
 #ifndef PR_STACKS_H
 #define PR_STACKS_H
 
+#include "sa_cgroup.h"
 #include "sa_detail.h"
 #include "sa_rows.h"
 #include "sa_stacks.h"
@@ -23,6 +28,17 @@
  * when @d has none.  0, or -1 without memory or for a stack @st lacks
  * (said on stderr).
  */
-int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d);
+int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct sa_detail *d,
+	      const struct sa_cgroups *cg);
+
+/*
+ * --stacks --json: the same sites, each with its numbers, those of its
+ * rows without a stack (`not_captured`, when it has some) and its stacks
+ * (rows of one stack summed), heaviest first by the first sort key, each
+ * with its id, numbers, first context (a 1.1 stacks file) and frames; with
+ * @d each `oldest` (when it has live objects).  0, or -1 without memory.
+ */
+int pr_stacks_json(const struct sa_rows *r, const struct sa_stacks *st,
+		   const struct sa_detail *d, const struct sa_cgroups *cg);
 
 #endif /* PR_STACKS_H */

@@ -14,6 +14,7 @@
 #include "sa_parse.h"
 
 #define RECORD_HINT " (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)"
+#define FIRST_HINT " (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')"
 
 struct parser {
 	struct sa_stacks *s;
@@ -25,7 +26,66 @@ struct parser {
 
 #define fail(p, ...) sa_fail(&(p)->w, __VA_ARGS__)
 
-/* `stack ID N`: a new record. */
+/* Is the token @t (@len bytes) the word @w? */
+static int word_is(const char *t, size_t len, const char *w)
+{
+	return len == strlen(w) && !strncmp(t, w, len);
+}
+
+/*
+ * (1.1) The next token of *@q, which must be @w, then a decimal number
+ * into *@v (when @v is not NULL) or a word into *@word.  0 or -1.
+ */
+static int named(const char **q, const char *w, uint64_t *v, const char **word, size_t *wlen)
+{
+	const char *t;
+	size_t len = sa_token(q, &t);
+
+	if (!word_is(t, len, w))
+		return -1;
+	len = sa_token(q, &t);
+	if (!len)
+		return -1;
+	if (v)
+		return sa_parse_u64(t, len, v) ? -1 : 0;
+	*word = t;
+	*wlen = len;
+	return 0;
+}
+
+/* (1.1) A record's FIRST, the rest of its line after N, into @f. */
+static int parse_first(struct parser *p, uint64_t id, const char *q, struct sa_stack_first *f)
+{
+	const char *t, *comm = NULL, *save;
+	size_t len, clen = 0;
+
+	len = sa_token(&q, &t);
+	if (word_is(t, len, "irq")) {
+		f->have = f->irq = 1;
+		return 0;
+	}
+	q = t;
+	if (named(&q, "pid", &f->pid, NULL, NULL) || named(&q, "tid", &f->tid, NULL, NULL) ||
+	    named(&q, "comm", NULL, &comm, &clen))
+		return fail(p, "stack %llu: no first allocation's context" FIRST_HINT,
+			    (unsigned long long)id);
+	save = q;
+	len = sa_token(&q, &t);
+	if (word_is(t, len, "cgroup")) {
+		q = save;
+		if (named(&q, "cgroup", &f->cgroup, NULL, NULL))
+			return fail(p, "stack %llu: a cgroup id is a decimal number" FIRST_HINT,
+				    (unsigned long long)id);
+		f->has_cgroup = 1;
+	}
+	f->comm = sa_dup_range(comm, clen);
+	if (!f->comm)
+		return fail(p, "out of memory");
+	f->have = 1;
+	return 0;
+}
+
+/* `stack ID N` (1.1: `stack ID N FIRST`): a new record. */
 static int parse_record(struct parser *p, const char *line)
 {
 	struct sa_stacks *s = p->s;
@@ -40,7 +100,7 @@ static int parse_record(struct parser *p, const char *line)
 	if (!len || sa_parse_u64(t, len, &n) || !n || n > 1024)
 		return fail(p, "stack %llu: its number of frames is 1 to 1024" RECORD_HINT,
 			    (unsigned long long)id);
-	if (q[strspn(q, " \t")])
+	if (!s->minor && q[strspn(q, " \t")])
 		return fail(p, "stack %llu: more than an id and a number of frames" RECORD_HINT,
 			    (unsigned long long)id);
 	if (s->n && id <= s->v[s->n - 1].id)
@@ -48,12 +108,14 @@ static int parse_record(struct parser *p, const char *line)
 			    (unsigned long long)id, (unsigned long long)s->v[s->n - 1].id);
 	if (sa_grow(&s->v, &p->cap, s->n + 1, sizeof(*s->v)))
 		return fail(p, "out of memory");
+	memset(&s->v[s->n], 0, sizeof(s->v[s->n]));
 	s->v[s->n].id = id;
 	s->v[s->n].frames = calloc((size_t)n, sizeof(char *));
-	s->v[s->n].n = 0;
 	if (!s->v[s->n].frames)
 		return fail(p, "out of memory");
 	s->n++;
+	if (s->minor && parse_first(p, id, q, &s->v[s->n - 1].first))
+		return -1;
 	p->left = (size_t)n;
 	return 0;
 }
@@ -186,6 +248,7 @@ void sa_stacks_free(struct sa_stacks *s)
 		for (k = 0; k < s->v[i].n; k++)
 			free(s->v[i].frames[k]);
 		free(s->v[i].frames);
+		free(s->v[i].first.comm);
 	}
 	free(s->v);
 	free(s->name);

@@ -5,7 +5,10 @@
  * `stack ID N` followed by N frame lines (two spaces, then a %pS string),
  * innermost first: frame 1 is the call site itself.  A 1.6 child row's
  * ` @stack:ID` names one.  Records come in id order, each id once; every
- * error names the file and line.
+ * error names the file and line.  From 1.1 a record line ends with the
+ * task context of the allocation that stored the stack (FIRST: `pid P tid
+ * T comm COMM[ cgroup ID]` or `irq`); words after it are ignored.  A 1.0
+ * file's records have none.
  */
 #ifndef SA_STACKS_H
 #define SA_STACKS_H
@@ -17,8 +20,18 @@
 #define SA_STACKS_HEADER_PREFIX "slab_account stacks - version: "
 #define SA_STACKS_MAJOR 1
 
+/* (1.1) The task context of the allocation that stored a stack. */
+struct sa_stack_first {
+	int have;		/* the record has one (a 1.1 file) */
+	int irq;		/* outside task context: nothing else */
+	int has_cgroup;		/* the kernel has cgroups: .cgroup is its id */
+	uint64_t pid, tid, cgroup;
+	char *comm;		/* one word, as the file writes it */
+};
+
 struct sa_stack {
 	uint64_t id;		/* >= 1 */
+	struct sa_stack_first first;
 	char **frames;		/* innermost first */
 	size_t n;
 };

@@ -4,13 +4,15 @@
  * a split by cgroup, task or NUMA node, each compared with sa_ctx's own
  * books (tests/kmod/sa_ctx.c: one site, sa_ctx_site, reached from
  * sa_ctx_a, sa_ctx_b and sa_ctx_c), and the refusals of capture and
- * split.  slab_account is loaded again with each split (the one /init
+ * split, and (the stacks file 1.1) the task context each stack names as
+ * its first.  slab_account is loaded again with each split (the one /init
  * loaded has none); the split=cgroup load needs cgroup2 mounted, which
  * this test does itself (and undoes) at /sys/fs/cgroup.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -223,12 +226,15 @@ static int all_rows(const struct sa_snap *snap, struct sa_truth *s)
 struct stack_rec {
 	unsigned int id, frames;
 	char frame1[128], frame2[128], last[128];
+	/* (1.1) the record line after `stack ID N`: " pid ...", " irq" */
+	char first[128];
 };
 
 /*
  * /proc/slab_account_stacks parsed into @st (its records' first two
- * frames, their last and how many); the number of records, or -1 with a
- * message in @err.
+ * frames, their last and how many, and what its record line says after
+ * the number of frames); the number of records, or -1 with a message in
+ * @err.
  */
 static int stacks_read(struct stack_rec *st, int max, char *err, size_t n)
 {
@@ -242,6 +248,7 @@ static int stacks_read(struct stack_rec *st, int max, char *err, size_t n)
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned int id, frames;
+		int end = 0;
 
 		lineno++;
 		if (lineno == 1) {
@@ -266,12 +273,13 @@ static int stacks_read(struct stack_rec *st, int max, char *err, size_t n)
 				snprintf(st[nst - 1].last,
 					 sizeof(st->last), "%s", line + 2);
 			left--;
-		} else if (sscanf(line, "stack %u %u", &id, &frames) == 2) {
+		} else if (sscanf(line, "stack %u %u%n", &id, &frames, &end) == 2) {
 			if (nst == max || !frames) {
 				snprintf(err, n, "line %d: '%s'", lineno, line);
 				goto bad;
 			}
 			memset(&st[nst], 0, sizeof(st[nst]));
+			snprintf(st[nst].first, sizeof(st->first), "%s", line + end);
 			st[nst].frames = frames;
 			st[nst++].id = id;
 			left = frames;
@@ -1082,16 +1090,19 @@ TEST(split_refusals)
 
 /*
  * A child that moves into @cgroup and takes the name @comm (each if not
- * NULL), then writes @cmd to sa_ctx; waited for.  Its exit status: 0, or
- * the step that failed.
+ * NULL), then writes @cmd to sa_ctx; waited for, its pid in *@child when
+ * @child is not NULL.  Its exit status: 0, or the step that failed.
  */
-static int run_child(const char *cgroup, const char *comm, const char *cmd)
+static int run_child_pid(const char *cgroup, const char *comm, const char *cmd,
+			 pid_t *child)
 {
 	pid_t pid = fork();
 	int status;
 
 	if (pid < 0)
 		return -1;
+	if (child)
+		*child = pid;
 	if (!pid) {
 		char path[256], me[32];
 
@@ -1109,6 +1120,11 @@ static int run_child(const char *cgroup, const char *comm, const char *cmd)
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int run_child(const char *cgroup, const char *comm, const char *cmd)
+{
+	return run_child_pid(cgroup, comm, cmd, NULL);
 }
 
 TEST(split_cgroup)
@@ -1304,6 +1320,198 @@ TEST(capture_and_split_task)
 	EXPECT_SUMS(want, got, "site (own + stack and task rows)");
 	sa_snap_free(&snap);
 	sa_back();
+}
+
+/*
+ * The cgroup v2 id of directory @path: the 64 bits its file handle holds
+ * (the inode number is only its low 32 bits on a 32-bit kernel).  0, or
+ * -1 with errno.
+ */
+static int cgroup_id_of(const char *path, unsigned long long *id)
+{
+	union {
+		struct file_handle fh;
+		char room[sizeof(struct file_handle) + 16];
+	} h;
+	int mnt;
+
+	h.fh.handle_bytes = sizeof(h.room) - sizeof(h.fh);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0))
+		return -1;
+	if (h.fh.handle_bytes != sizeof(*id)) {
+		errno = EPROTO;
+		return -1;
+	}
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+/* The cgroup v2 id of this task's cgroup (/proc/self/cgroup's "0::PATH"). */
+static int my_cgroup_id(unsigned long long *id)
+{
+	char *text, *at, *nl, path[512];
+	int ret;
+
+	if (sa_read_file("/proc/self/cgroup", &text, NULL))
+		return -1;
+	at = strstr(text, "0::");
+	if (at && (at == text || at[-1] == '\n')) {
+		nl = strchr(at, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(path, sizeof(path), "%s%s", CG_ROOT, at + 3);
+		ret = cgroup_id_of(path, id);
+	} else {
+		errno = ENOENT;
+		ret = -1;
+	}
+	free(text);
+	return ret;
+}
+
+/* A thread of this task named @comm that writes @cmd to sa_ctx. */
+struct named_thread {
+	const char *comm, *cmd;
+	pid_t tid;
+	int ret;
+};
+
+static void *named_thread_run(void *arg)
+{
+	struct named_thread *t = arg;
+
+	t->tid = syscall(SYS_gettid);
+	t->ret = prctl(PR_SET_NAME, t->comm, 0, 0, 0) ? 3 :
+		 sa_write(CTX_PROC, t->cmd, strlen(t->cmd)) ? 4 : 0;
+	return NULL;
+}
+
+/*
+ * What a 1.1 record line says after `stack ID N` for an allocation by
+ * thread @tid of process @pid named @comm (as the file writes it) in
+ * cgroup @cg (when the kernel has cgroups: @has_cg).
+ */
+static void first_of(char *buf, size_t n, pid_t pid, pid_t tid, const char *comm,
+		     int has_cg, unsigned long long cg)
+{
+	int len = snprintf(buf, n, " pid %d tid %d comm %s", (int)pid, (int)tid, comm);
+
+	if (has_cg && len > 0 && (size_t)len < n)
+		snprintf(buf + len, n - len, " cgroup %llu", cg);
+}
+
+/* The stacks of caller @c in @st: how many, the first's index in *@first. */
+static int caller_stacks(const struct stack_rec *st, int nst, char c, int *first)
+{
+	int n = 0;
+
+	for (int i = 0; i < nst; i++) {
+		if (stack_caller(st, nst, st[i].id) != c)
+			continue;
+		if (!n++)
+			*first = i;
+	}
+	return n;
+}
+
+/*
+ * Each stack names the task context of the allocation that stored it
+ * (the stacks file 1.1): two named children (known pids), each in a
+ * cgroup of its own where the kernel has cgroups, reach callers a and b
+ * first; later allocations of other tasks at those stacks change
+ * nothing.  An allocation in a hard irq stores caller c's stacks first:
+ * `irq`; then a named thread of this task reaches c in task context, a
+ * stack of its own: its pid, its tid, its name.
+ */
+TEST(stacks_name_their_first_task)
+{
+	static const char * const cg[] = { "sactx_one", "sactx_two" };
+	unsigned long long id[2] = { 0, 0 }, mine = 0;
+	struct named_thread thr = { "sactx thr", "alloc c 2 100 tag=4", 0, -1 };
+	struct stack_rec st[MAX_STACKS];
+	char err[256], path[256], rule[64], want[128];
+	int nst, i, k = 0, n, nirq, mounted = 0, has_cg = cgroup2_in_kernel();
+	pthread_t t;
+	pid_t pid[2];
+
+	if (has_cg) {
+		if (!cgroup2_mounted()) {
+			ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL))
+				TH_LOG("mount cgroup2: %s", strerror(errno));
+			mounted = 1;
+		}
+		for (i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", CG_ROOT, cg[i]);
+			rmdir(path);
+			ASSERT_EQ(0, mkdir(path, 0755)) TH_LOG("%s: %s", path, strerror(errno));
+			ASSERT_EQ(0, cgroup_id_of(path, &id[i]))
+				TH_LOG("%s: %s", path, strerror(errno));
+		}
+		ASSERT_EQ(0, my_cgroup_id(&mine)) TH_LOG("%s", strerror(errno));
+		ASSERT_NE(id[0], id[1]);
+		ASSERT_NE(id[0], mine);
+	}
+	/*
+	 * A stack table of its own: the stacks of earlier tests (sa_ctx
+	 * loaded again at the same address) would have their firsts.
+	 */
+	ASSERT_EQ(0, sa_reload(getenv("SA_LOAD_PARAMS")));
+	ASSERT_EQ(0, ctx_fresh());
+	snprintf(rule, sizeof(rule), "capture %s", site_spec());
+	ASSERT_EQ(0, sa_cmd(rule)) TH_LOG("%s", rule);
+	/* Firsts: a by child one, b by child two (a space in its name). */
+	ASSERT_EQ(0, run_child_pid(has_cg ? cg[0] : NULL, "sactx_one",
+				   "alloc a 3 100 tag=1", &pid[0]));
+	ASSERT_EQ(0, run_child_pid(has_cg ? cg[1] : NULL, "sactx two",
+				   "alloc b 2 200 tag=2", &pid[1]));
+	ASSERT_NE(pid[0], pid[1]);
+	/* Later ones at the same stacks, by others: the firsts stay. */
+	ASSERT_EQ(0, ctx("alloc a 1 100 tag=3"));
+	ASSERT_EQ(0, ctx("alloc b 1 200 tag=3"));
+	ASSERT_EQ(0, run_child(has_cg ? cg[1] : NULL, "sactx two", "alloc a 1 100 tag=3"));
+	/* c first in a hard irq, then by a thread of this task. */
+	ASSERT_EQ(0, ctx("alloc c 2 100 tag=5 irq"));
+	ASSERT_EQ(0, pthread_create(&t, NULL, named_thread_run, &thr));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, thr.ret);
+	ASSERT_NE(getpid(), thr.tid);
+
+	nst = stacks_read(st, MAX_STACKS, err, sizeof(err));
+	ASSERT_LE(0, nst) TH_LOG("%s", err);
+	ASSERT_EQ(1, caller_stacks(st, nst, 'a', &k));
+	first_of(want, sizeof(want), pid[0], pid[0], "sactx_one", has_cg, id[0]);
+	EXPECT_STREQ(want, st[k].first);
+	ASSERT_EQ(1, caller_stacks(st, nst, 'b', &k));
+	first_of(want, sizeof(want), pid[1], pid[1], "sactx_two", has_cg, id[1]);
+	EXPECT_STREQ(want, st[k].first);
+	/*
+	 * c: the irq's stacks (few: an entry may call its handler from more
+	 * than one place), each `irq`, and the thread's one.
+	 */
+	n = caller_stacks(st, nst, 'c', &k);
+	first_of(want, sizeof(want), getpid(), thr.tid, "sactx_thr", has_cg, mine);
+	for (i = k, k = nirq = 0; i < nst; i++) {
+		if (stack_caller(st, nst, st[i].id) != 'c')
+			continue;
+		if (!strcmp(st[i].first, " irq")) {
+			nirq++;
+			continue;
+		}
+		EXPECT_STREQ(want, st[i].first) TH_LOG("stack %u", st[i].id);
+		k++;
+	}
+	EXPECT_LE(1, nirq) TH_LOG("no stack of caller c says irq");
+	EXPECT_EQ(1, k) TH_LOG("caller c's stacks stored in task context");
+	EXPECT_EQ(n, nirq + k);
+	sa_back();
+	if (has_cg) {
+		for (i = 0; i < 2; i++) {
+			snprintf(path, sizeof(path), "%s/%s", CG_ROOT, cg[i]);
+			EXPECT_EQ(0, rmdir(path)) TH_LOG("%s: %s", path, strerror(errno));
+		}
+		if (mounted)
+			EXPECT_EQ(0, umount2(CG_ROOT, 0));
+	}
 }
 
 /* A child named @comm that reads the main file and goes; 0 or -1. */

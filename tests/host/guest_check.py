@@ -102,13 +102,18 @@ def text_table(path):
     return d
 
 
-def stacks(name):
+def stacks(name, firsts=None):
+    """A stacks file's frames by id; its records' first contexts (1.1:
+    the words after the frame count) into the dict @firsts if given."""
     st, cur = {}, None
     with open(FIX + name) as f:
         for line in f:
-            if re.match(r'stack \d+ \d+$', line.strip()):
-                cur = int(line.split()[1])
+            m = re.match(r'stack (\d+) \d+((?: \S+)*)$', line.rstrip('\n'))
+            if m:
+                cur = int(m.group(1))
                 st[cur] = []
+                if firsts is not None:
+                    firsts[cur] = m.group(2).split()
             elif line.startswith('  ') and cur:
                 st[cur].append(line.strip())
     return st
@@ -204,24 +209,29 @@ for k in want:
 
 # --folded: a line per stack row (its frames outermost first), the values
 # adding up to the header's total
-h, rs = rows('guest_stack.txt')
-st = stacks('guest_stack.stacks')
-with open(EXP + 'guest-folded.out') as f:
-    folded = f.read().splitlines()
-chk('guest-folded.out: sum', int(h['total bytes allocated']),
-    sum(int(line.rsplit(' ', 1)[1]) for line in folded))
-for r in rs:
-    m = re.search(r'@stack:(\d+)', r['ctx'])
-    if m:
-        line = ';'.join(reversed(st[int(m.group(1))])) + ' %d' % r['n'][0]
-        chk('guest-folded.out: stack ' + m.group(1), True, line in folded)
+for name, exp in [('guest_stack', 'guest-folded.out'),
+                  ('guest11_stack', 'guest11-folded.out')]:
+    h, rs = rows(name + '.txt')
+    st = stacks(name + '.stacks')
+    with open(EXP + exp) as f:
+        folded = f.read().splitlines()
+    chk(exp + ': sum', int(h['total bytes allocated']),
+        sum(int(line.rsplit(' ', 1)[1]) for line in folded))
+    for r in rs:
+        m = re.search(r'@stack:(\d+)', r['ctx'])
+        if m:
+            line = ';'.join(reversed(st[int(m.group(1))])) + ' %d' % r['n'][0]
+            chk('%s: stack %s' % (exp, m.group(1)), True, line in folded)
 
 # --stacks: the site, its rows without a stack, and a branch per caller
 # (the stacks' second frame), with --detail the oldest under each
 for name, sf, df, exp in [
         ('guest_stack', 'guest_stack', 'guest_stack', 'guest-stacks-detail.out'),
         ('guest_stack_cgroup', 'guest_stack_cgroup', 'guest_stack_cgroup',
-         'guest-stack-cgroup-stacks.out')]:
+         'guest-stack-cgroup-stacks.out'),
+        ('guest11_stack', 'guest11_stack', 'guest11_stack', 'guest11-stacks.out'),
+        ('guest11_stack_cgroup', 'guest11_stack_cgroup', 'guest11_stack_cgroup',
+         'guest11-stack-cgroup-stacks.out')]:
     st = stacks(sf + '.stacks')
     old = detail(df + '.detail')[1]
     br, own, site = {}, [ZERO, 0], [ZERO, 0]
@@ -254,6 +264,85 @@ for name, sf, df, exp in [
             chk('%s: %s' % (exp, k), cols(br[k]), num(line))
             seen += 1
     chk(exp + ': branches', len(br), seen)
+
+# The stacks file 1.1 (guest11_*): each record's first context is the
+# scene's (scripts/guest-fixtures.sh).  stack_cgroup: caller a's stack
+# first reached by a shell in /sactx_one, b's by another in /sactx_two,
+# c's in a hard irq; stack: a, b and c by one same shell (its cgroup the
+# root, id 1 on this 64-bit guest), c once more in a hard irq.  --stacks
+# shows each where its branch ends, --json as an object.
+ids = {}
+with open(FIX + 'guest11_cgroup.ids') as f:
+    for line in f:
+        i, path = line.split()
+        ids[path] = int(i)
+
+
+def first_words(caller, pid, cg):
+    if caller == 'irq':
+        return ['irq']
+    return ['pid', str(pid), 'tid', str(pid), 'comm', 'sh', 'cgroup', str(cg)]
+
+
+def first_shown(w):
+    if w == ['irq']:
+        return 'irq'
+    d = dict(zip(w[0::2], w[1::2]))
+    tid = '' if d['tid'] == d['pid'] else ' tid ' + d['tid']
+    return 'pid %s%s comm %s cgroup cgroup#%s' % (d['pid'], tid, d['comm'], d['cgroup'])
+
+
+for name, exp, want_cg in [
+        ('guest11_stack', 'guest11-stacks.out', {'a': '/', 'b': '/', 'c': '/'}),
+        ('guest11_stack_cgroup', 'guest11-stack-cgroup-stacks.out',
+         {'a': '/sactx_one', 'b': '/sactx_two'})]:
+    fi = {}
+    st = stacks(name + '.stacks', fi)
+    by = collections.defaultdict(list)
+    for i, fr in st.items():
+        caller = re.match(r'sa_ctx_([abc])\+', fr[1]).group(1)
+        kind = 'irq' if fi[i] == ['irq'] else caller
+        by[kind].append(i)
+        if kind != 'irq':
+            chk('%s: stack %d cgroup' % (name, i), ids[want_cg[caller]],
+                int(dict(zip(fi[i][0::2], fi[i][1::2]))['cgroup']))
+    chk(name + ': stacks in irq', 1, len(by['irq']))
+    task = [i for k in 'abc' for i in by[k]]
+    pids = [fi[i][1] for i in task]
+    for i in task:
+        chk('%s: stack %d first' % (name, i),
+            first_words('task', fi[i][1], fi[i][7]), fi[i])
+    if name == 'guest11_stack':
+        chk(name + ': one shell reached a, b and c first', [1, 3],
+            [len(set(pids)), len(task)])
+    else:
+        chk(name + ': two shells reached a and b first', [2, 2],
+            [len(set(pids)), len(task)])
+    with open(EXP + exp) as f:
+        shown = re.findall(r'\[stack (\d+), first: ([^]]*)\]', f.read())
+    chk(exp + ': stacks shown', sorted(st), sorted(int(i) for i, _ in shown))
+    for i, text in shown:
+        chk('%s: stack %s first' % (exp, i), first_shown(fi[int(i)]), text)
+    if name == 'guest11_stack_cgroup':
+        with open(EXP + 'guest11-stack-cgroup-json.out') as f:
+            js = json.load(f)
+        seen = 0
+        for site in js['sites']:
+            for s in site['stacks']:
+                w = fi[s['id']]
+                if w == ['irq']:
+                    want = {'irq': True}
+                else:
+                    d = dict(zip(w[0::2], w[1::2]))
+                    want = {'pid': int(d['pid']), 'tid': int(d['tid']),
+                            'comm': d['comm'], 'cgroup_id': int(d['cgroup']),
+                            'cgroup': 'cgroup#' + d['cgroup']}
+                chk('guest11-stack-cgroup-json.out: stack %d first' % s['id'],
+                    want, s['first'])
+                chk('guest11-stack-cgroup-json.out: stack %d frames' % s['id'],
+                    st[s['id']], s['frames'])
+                seen += 1
+        chk('guest11-stack-cgroup-json.out: stacks', len(st), seen)
 
 # --leaks: each sa_ctx row's held bytes, objects, oldest and byte-seconds
 # are the later detail file's, its rates the change over the interval

@@ -1071,6 +1071,7 @@ doc_example() {
 doc_example doc-retired-by-module -b module --no-summary retired.txt
 doc_example doc-unloads --unloads unloads.txt retired.txt
 doc_example doc-gate --check --rules gate_leak.rules --unloads-file unloads.txt retired_before.txt retired.txt
+doc_example doc-stacks-first --stacks --cgroup-root . --stacks-file ctx_stack_first.stacks ctx_stack.txt
 
 # ---- watch ----
 
@@ -1992,6 +1993,9 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
 	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
+	# (stacks 1.1) each stack's first context, its cgroup's path; the JSON view
+	oom_case oom-ctx-stacks-first --stacks --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks fixtures/ctx_stack.txt
+	oom_case oom-ctx-stacks-json --stacks --json --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
 	# (rules that hold: exit 2 is then an error's, and must say so)
 	oom_case oom-check --check --rules fixtures/gate_fixed.rules --unloads-file fixtures/fixed_unloads.txt fixtures/fixed_base.txt fixtures/fixed.txt
@@ -2226,6 +2230,41 @@ expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks f
 expect ctx-stacks-many-top 0 --stacks -n 1 --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
+# (stacks 1.1) each stack's first allocation's context, where the stack
+# ends: ctx_stack_first.stacks is ctx_stack.stacks written by hand in the
+# 1.1 form from docs/format.md (no guest's capture of it yet): a process,
+# a thread of another (tid shown), an interrupt
+SF1=fixtures/ctx_stack_first.stacks
+expect ctx-stacks-first 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
+expect ctx-stacks-first-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
+expect ctx-stacks-json 0 --stacks --json -s live --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
+# --folded and the gate read a 1.1 file as they read its 1.0 twin
+run ctx-folded-stacks-first --folded --stacks-file $SF1 $CS
+if [ "$rc" = 0 ] && cmp -s "$TMP/out" expected/ctx-folded-stacks.out && [ ! -s "$TMP/err" ]; then
+	pass ctx-folded-stacks-first
+else
+	fail ctx-folded-stacks-first "exit status $rc, not ctx-folded-stacks' output: $(head -3 "$TMP/err")"
+fi
+run ctx-gate-stack-first --check --stacks-file $SF1 -R 'live <= 4K stack sa_ctx_run' \
+	-R 'live <= 3K stack do_one_initcall' -R 'live <= 1K stack not_a_frame' $CS
+if [ "$rc" = 1 ] && cmp -s "$TMP/out" expected/ctx-gate-stack.out; then
+	pass ctx-gate-stack-first
+else
+	fail ctx-gate-stack-first "exit status $rc, not ctx-gate-stack's output: $(head -3 "$TMP/err")"
+fi
+# a cgroup id named by its path under --cgroup-root
+mkdir -p "$TMP/cgfirst/x/y"
+ino=$(stat -c %i "$TMP/cgfirst/x/y")
+sed "s/cgroup 7788\$/cgroup $ino/" $SF1 >"$TMP/first.stacks"
+run ctx-stacks-first-path --stacks --cgroup-root "$TMP/cgfirst" --stacks-file "$TMP/first.stacks" $CS
+if [ "$rc" = 0 ] && grep -qxF ' 7680 2560   10     30    20     sa_ctx_run+0x30/0x80 [sa_ctx]  [stack 1, first: pid 412 comm sa_run_a cgroup /x/y]' "$TMP/out" &&
+	grep -qF '[stack 2, first: pid 413 tid 420 comm my_worker cgroup cgroup#1]' "$TMP/out"; then
+	pass ctx-stacks-first-path
+else
+	fail ctx-stacks-first-path "exit status $rc: $(cat "$TMP/out" "$TMP/err")"
+fi
+# a --cgroup-root that cannot be read is an error when a stack names a cgroup
+expect_err ctx-stacks-first-cgroot 1 "slabacct: --cgroup-root: $TMP/none: No such file or directory" --stacks --cgroup-root "$TMP/none" --stacks-file $SF1 $CS
 # the stacks' lines and the site's rest add up to the site's figure
 run ctx-folded-sum --folded --stacks-file $SF $CS
 if [ "$rc" = 0 ] && [ "$(awk '{ s += $NF } END { print s }' "$TMP/out")" = 17024 ]; then
@@ -2240,7 +2279,7 @@ expect_err ctx-stacks-none 1 "slabacct: $CG: no call site under capture (no row 
 expect_err ctx-stacks-file-missing 1 "slabacct: $TMP/none: No such file or directory" --stacks --stacks-file "$TMP/none" $CS
 expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
 usage_err ctx-stacks-by "slabacct: --stacks nests each captured site's stacks: not with --by" --stacks -b module $CS
-usage_err ctx-stacks-csv "slabacct: --stacks is a text view: not with another format" --stacks --csv $CS
+usage_err ctx-stacks-csv "slabacct: --stacks is a text or JSON view: not with another format" --stacks --csv $CS
 usage_err ctx-stacks-frag "slabacct: --stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" --stacks -s frag $CS
 # a file without stack rows is folded as before, without reading the stacks file
 run ctx-folded-no-stacks --folded --stacks-file "$TMP/none" $V
@@ -2357,6 +2396,15 @@ fi
 expect guest-stack-cgroup-stacks 0 --stacks --stacks-file $GSC.stacks --detail $GSC.detail $GSC.txt
 expect guest-folded 0 --folded --stacks-file $GS.stacks $GS.txt
 expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks $GSC.txt
+# the stacks file 1.1 from a real guest (fixtures/guest11_*: the same
+# scenes, booted again with each stack's first task on its record line):
+# each stack's first pid, comm and cgroup (or irq) where its branch ends
+G11=fixtures/guest11_stack
+G11C=fixtures/guest11_stack_cgroup
+expect guest11-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11.stacks --detail $G11.detail $G11.txt
+expect guest11-stack-cgroup-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
+expect guest11-stack-cgroup-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
+expect guest11-folded 0 --folded --stacks-file $G11.stacks $G11.txt
 # --leaks over two real detail files 12 s apart, each stack ranked
 expect guest-leaks 0 --leaks $GS.detail ${GS}_later.detail
 expect guest-leaks-once 0 --leaks --once $GSC.detail

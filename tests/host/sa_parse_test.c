@@ -1071,6 +1071,69 @@ static void test_stacks(void)
 	}
 }
 
+/* (1.1) each record's first allocation's context; words after it ignored */
+#define SHDR11 "slab_account stacks - version: 1.1\nstacks: 4\n# stack ID FRAMES FIRST\n"
+static void test_stacks_first(void)
+{
+	static const char text[] = SHDR11
+		"stack 1 1 pid 412 tid 412 comm sa_run_a cgroup 7788\n  f+0x1/0x2\n"
+		"stack 2 1 pid 413 tid 420 comm irq\n  g+0x1/0x2\n"
+		"stack 5 1 irq\n  h+0x1/0x2\n"
+		"stack 6 1 pid 1 tid 2 comm x cgroup 18446744073709551615 node 3\n  i+0x1/0x2\n"
+		"stack 7 1 irq later words\n  j+0x1/0x2\n";
+	static const char v10[] = SHDR "stack 2 1\n  f+0x1/0x2\n";
+	struct sa_stacks st;
+	char *err = NULL;
+	size_t i;
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ SHDR11 "stack 3 1\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR11 "stack 3 1 pid 1 tid 1\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR11 "stack 3 1 pid x tid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR11 "stack 3 1 tid 1 pid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR11 "stack 3 1 pid 1 tid 1 comm c cgroup -1\n  f\n", "t:4: stack 3: a cgroup id is a decimal number (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR11 "stack 3 1 pid 1 tid 1 comm c cgroup\n  f\n", "t:4: stack 3: a cgroup id is a decimal number (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+	};
+
+	if (CHECK(sa_stacks_parse_buffer(&st, text, strlen(text), "t", &err) == 0)) {
+		CHECK(st.major == 1 && st.minor == 1 && st.n == 5);
+		CHECK(st.v[0].first.have && !st.v[0].first.irq && st.v[0].first.pid == 412 &&
+		      st.v[0].first.tid == 412 && st.v[0].first.has_cgroup &&
+		      st.v[0].first.cgroup == 7788);
+		CHECK_STR(st.v[0].first.comm, "sa_run_a");
+		/* a task named irq is a task; no cgroup: a kernel without them */
+		CHECK(st.v[1].first.have && !st.v[1].first.irq && st.v[1].first.pid == 413 &&
+		      st.v[1].first.tid == 420 && !st.v[1].first.has_cgroup &&
+		      st.v[1].first.cgroup == 0);
+		CHECK_STR(st.v[1].first.comm, "irq");
+		CHECK(st.v[2].id == 5 && st.v[2].first.have && st.v[2].first.irq &&
+		      st.v[2].first.comm == NULL && st.v[2].first.pid == 0);
+		CHECK(st.v[3].first.have && st.v[3].first.pid == 1 && st.v[3].first.tid == 2 &&
+		      st.v[3].first.cgroup == UINT64_MAX);
+		CHECK(st.v[4].first.have && st.v[4].first.irq);
+		CHECK_STR(st.v[4].frames[0], "j+0x1/0x2");
+		sa_stacks_free(&st);
+	}
+	free(err);
+	err = NULL;
+	/* a 1.0 file: no first context */
+	if (CHECK(sa_stacks_parse_buffer(&st, v10, strlen(v10), "t", &err) == 0)) {
+		CHECK(st.minor == 0 && st.n == 1 && !st.v[0].first.have && !st.v[0].first.irq &&
+		      st.v[0].first.comm == NULL);
+		sa_stacks_free(&st);
+	}
+	free(err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = NULL;
+		if (!CHECK(sa_stacks_parse_buffer(&st, bad[i].text, strlen(bad[i].text), "t", &err)))
+			sa_stacks_free(&st);
+		else if (CHECK(st.v == NULL && st.n == 0 && st.name == NULL))
+			CHECK_STR(err, bad[i].want);
+		free(err);
+	}
+}
+
 int main(void)
 {
 	run("valid file: kmalloc, cache:NAME, mixed, cache, module callers", test_valid);
@@ -1103,5 +1166,7 @@ int main(void)
 	    test_ctx);
 	run("cgroup ids to paths: matching, and a directory tree walked", test_cgroups);
 	run("stacks file (1.6): records in id order, frames, errors", test_stacks);
+	run("stacks file 1.1: each record's first context, later words ignored, errors",
+	    test_stacks_first);
 	return failed_tests ? 1 : 0;
 }
