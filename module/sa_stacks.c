@@ -30,8 +30,12 @@
 #include "sa_ctx.h"
 #include "sa_stacks.h"
 
-/* 1.1: each record line ends with its first allocation's task context. */
-#define SA_STACKS_VERSION	"1.1"
+/*
+ * 2.0: each record line ends with the task context of the allocation that
+ * stored the stack (a new major: a 1.x reader takes a record line for
+ * exactly `stack ID FRAMES`).
+ */
+#define SA_STACKS_VERSION	"2.0"
 /* Frames walked: the probe's, the allocator's, then the stack kept. */
 #define SA_STACK_WALK		(24 + SA_STACK_DEPTH)
 #define SA_MAX_STACKS		BIT(20)

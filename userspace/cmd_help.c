@@ -68,7 +68,7 @@ void opts_usage(FILE *fp)
 	      "                       row as its frames, outermost first\n"
 	      "      --stacks         (1.6) each captured site as a tree of its stacks (with\n"
 	      "                       --detail FILE, each branch's oldest live object; a\n"
-	      "                       1.1 stacks file: each stack's first pid, comm,\n"
+	      "                       2.0 stacks file: each stack's first pid, comm,\n"
 	      "                       cgroup or irq); --json: the sites and their stacks\n"
 	      "      --stacks-file F  the stacks file of --stacks and --folded (default\n"
 	      "                       " SA_STACKS_PATH ")\n"

@@ -219,7 +219,7 @@ static int print_folded(const struct report_ctx *c)
 }
 
 /*
- * (1.1) The cgroups under --cgroup-root (default /sys/fs/cgroup) into
+ * (2.0) The cgroups under --cgroup-root (default /sys/fs/cgroup) into
  * @cg when a stack of @st names a cgroup: a root that cannot be read
  * leaves the ids as cgroup#ID, unless --cgroup-root named it.  0, or -1
  * having said why.

@@ -23,7 +23,7 @@ struct line {
 	size_t depth;		/* 0: the site */
 	const char *label;	/* a frame, the site's caller, or NULL: its own row */
 	int gap;		/* a blank line before it (a new site) */
-	/* (1.1) the stacks that end here, each with its first context */
+	/* (2.0) the stacks that end here, each with its first context */
 	const struct sa_stack **ends;
 	size_t nends, capends;
 };
@@ -91,7 +91,7 @@ static void sum(const struct out *o, struct line *l, const struct sa_row *r)
 }
 
 /*
- * (1.1) Note on line @l the stacks of @e[0..@n) that end at depth @d (of
+ * (2.0) Note on line @l the stacks of @e[0..@n) that end at depth @d (of
  * @d + 1 frames) and have a first context, each once.  0, or -1 without
  * memory.
  */
@@ -113,7 +113,7 @@ static int ends_here(struct line *l, const struct ent *e, size_t n, size_t d)
 	return 0;
 }
 
-/* (1.1) A cgroup id as --by names it: its path, or cgroup#ID. */
+/* (2.0) A cgroup id as --by names it: its path, or cgroup#ID. */
 static void cgroup_name(const struct sa_cgroups *cg, uint64_t id, char *buf, size_t n,
 			const char **name)
 {
@@ -124,7 +124,7 @@ static void cgroup_name(const struct sa_cgroups *cg, uint64_t id, char *buf, siz
 	}
 }
 
-/* (1.1) `stack ID, first: pid P[ tid T] comm C[ cgroup PATH]` or `..., first: irq`. */
+/* (2.0) `stack ID, first: pid P[ tid T] comm C[ cgroup PATH]` or `..., first: irq`. */
 static void print_first(const struct out *o, const struct sa_stack *s)
 {
 	const struct sa_stack_first *f = &s->first;
@@ -363,23 +363,17 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct 
 struct jstack {
 	const struct sa_stack *s;
 	struct line sum;
+	uint64_t w;		/* its rows' first sort key, as the tree weighs */
 };
 
-/* Heaviest first by the first sort key; equals by id. */
+/* Heaviest first by the first sort key, as the tree; equals by id. */
 static int jstack_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct jstack *a = pa, *b = pb;
-	const int *key = ctx;
-	uint64_t x = 0, y = 0;
-	int c;
 
-	for (c = 0; c < NCOLS; c++)
-		if (fields[c] == *key) {
-			x = a->sum.v[c];
-			y = b->sum.v[c];
-		}
-	if (x != y)
-		return x < y ? 1 : -1;
+	(void)ctx;
+	if (a->w != b->w)
+		return a->w < b->w ? 1 : -1;
 	return (a->s->id > b->s->id) - (a->s->id < b->s->id);
 }
 
@@ -395,7 +389,7 @@ static void json_nums(struct sa_json *j, const struct line *l, const struct sa_d
 		sa_json_ku64(j, "oldest", l->oldest);
 }
 
-/* (1.1) A stack's first context as the value of the last key. */
+/* (2.0) A stack's first context as the value of the last key. */
 static void json_first(struct sa_json *j, const struct out *o, const struct sa_stack_first *f)
 {
 	const char *cgn;
@@ -454,11 +448,12 @@ static int site_json(struct sa_json *j, struct out *o, const struct sa_rows *r,
 		if (k == ns)
 			js[ns++].s = s;
 		sum(o, &js[k].sum, rows[i]);
+		js[k].w += rows[i]->v[o->key];
 	}
 	ret = 0;
 	if (!ns)
 		goto out;
-	if (sa_sort_array(js, ns, sizeof(*js), jstack_cmp, &o->key)) {
+	if (sa_sort_array(js, ns, sizeof(*js), jstack_cmp, NULL)) {
 		ret = -1;
 		goto out;
 	}

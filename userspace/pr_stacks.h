@@ -5,7 +5,7 @@
  * at each depth, with the bytes, live bytes, live objects and
  * allocs/frees of the stacks under it (with the detail file, the age of
  * their oldest live object), and what was not captured on a line of its
- * own.  From a 1.1 stacks file the line where a stack ends (its last
+ * own.  From a 2.0 stacks file the line where a stack ends (its last
  * frame) says, in brackets, `stack ID, first: pid P[ tid T] comm C[ cgroup
  * PATH]` (the tid when it is not the pid; the cgroup's path under @cg, or
  * cgroup#ID) or `stack ID, first: irq`: the context of the allocation
@@ -35,7 +35,7 @@ int pr_stacks(const struct sa_rows *r, const struct sa_stacks *st, const struct 
  * --stacks --json: the same sites, each with its numbers, those of its
  * rows without a stack (`not_captured`, when it has some) and its stacks
  * (rows of one stack summed), heaviest first by the first sort key, each
- * with its id, numbers, first context (a 1.1 stacks file) and frames; with
+ * with its id, numbers, first context (a 2.0 stacks file) and frames; with
  * @d each `oldest` (when it has live objects).  0, or -1 without memory.
  */
 int pr_stacks_json(const struct sa_rows *r, const struct sa_stacks *st,

@@ -87,6 +87,13 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
 		       const char *kind, const char *format_name, uint64_t major,
 		       uint64_t *maj, uint64_t *min)
 {
+	return sa_parse_versions(line, n, prefix, kind, format_name, major, major, maj, min);
+}
+
+char *sa_parse_versions(const char *line, size_t n, const char *prefix,
+			const char *kind, const char *format_name, uint64_t lo,
+			uint64_t hi, uint64_t *maj, uint64_t *min)
+{
 	size_t plen = strlen(prefix);
 	const char *ver = line + plen, *dot;
 	char q[SA_QUOTE_MAX + 4];
@@ -94,7 +101,7 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
 	if (n < plen || memcmp(line, prefix, plen)) {
 		sa_quote(q, line, n);
 		return sa_format("not a %s file: expected '%s%llu.x', got '%s'", kind,
-			      prefix, (unsigned long long)major, q);
+			      prefix, (unsigned long long)hi, q);
 	}
 	dot = memchr(ver, '.', n - plen);
 	if (!dot || sa_parse_u64(ver, (size_t)(dot - ver), maj) ||
@@ -102,10 +109,13 @@ char *sa_parse_version(const char *line, size_t n, const char *prefix,
 		sa_quote(q, ver, n - plen);
 		return sa_format("malformed format version '%s' (expected MAJOR.MINOR)", q);
 	}
-	if (*maj != major) {
+	if (*maj < lo || *maj > hi) {
 		sa_quote(q, ver, n - plen);
-		return sa_format("unsupported %s version %s (this reader understands %llu.x)",
-			      format_name, q, (unsigned long long)major);
+		if (lo == hi)
+			return sa_format("unsupported %s version %s (this reader understands %llu.x)",
+				      format_name, q, (unsigned long long)hi);
+		return sa_format("unsupported %s version %s (this reader understands %llu.x to %llu.x)",
+			      format_name, q, (unsigned long long)lo, (unsigned long long)hi);
 	}
 	return NULL;
 }

@@ -136,6 +136,10 @@ size_t sa_check_sums(const struct sa_file *f, char *buf, size_t n);
 char *sa_parse_version(const char *line, size_t n, const char *prefix,
 		       const char *kind, const char *format_name, uint64_t major,
 		       uint64_t *maj, uint64_t *min);
+/* The same for a reader of the majors @lo to @hi. */
+char *sa_parse_versions(const char *line, size_t n, const char *prefix,
+			const char *kind, const char *format_name, uint64_t lo,
+			uint64_t hi, uint64_t *maj, uint64_t *min);
 
 /*
  * The last two columns of a row at @s: the type (*@type_str malloc()ed,

@@ -14,7 +14,9 @@
 #include "sa_parse.h"
 
 #define RECORD_HINT " (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)"
-#define FIRST_HINT " (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')"
+#define FIRST_HINT " (2.x: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')"
+/* The longest name a task has, as the kernel's TASK_COMM_LEN allows. */
+#define COMM_MAX 15
 
 struct parser {
 	struct sa_stacks *s;
@@ -33,7 +35,7 @@ static int word_is(const char *t, size_t len, const char *w)
 }
 
 /*
- * (1.1) The next token of *@q, which must be @w, then a decimal number
+ * (2.x) The next token of *@q, which must be @w, then a decimal number
  * into *@v (when @v is not NULL) or a word into *@word.  0 or -1.
  */
 static int named(const char **q, const char *w, uint64_t *v, const char **word, size_t *wlen)
@@ -53,7 +55,10 @@ static int named(const char **q, const char *w, uint64_t *v, const char **word, 
 	return 0;
 }
 
-/* (1.1) A record's FIRST, the rest of its line after N, into @f. */
+/*
+ * (2.x) A record's FIRST, the rest of its line after N, into @f; in 2.0
+ * nothing after it.
+ */
 static int parse_first(struct parser *p, uint64_t id, const char *q, struct sa_stack_first *f)
 {
 	const char *t, *comm = NULL, *save;
@@ -62,13 +67,19 @@ static int parse_first(struct parser *p, uint64_t id, const char *q, struct sa_s
 	len = sa_token(&q, &t);
 	if (word_is(t, len, "irq")) {
 		f->have = f->irq = 1;
-		return 0;
+		goto end;
 	}
 	q = t;
 	if (named(&q, "pid", &f->pid, NULL, NULL) || named(&q, "tid", &f->tid, NULL, NULL) ||
 	    named(&q, "comm", NULL, &comm, &clen))
 		return fail(p, "stack %llu: no first allocation's context" FIRST_HINT,
 			    (unsigned long long)id);
+	if (f->pid > UINT32_MAX || f->tid > UINT32_MAX)
+		return fail(p, "stack %llu: a pid or tid above %lu" FIRST_HINT,
+			    (unsigned long long)id, (unsigned long)UINT32_MAX);
+	if (clen > COMM_MAX)
+		return fail(p, "stack %llu: a comm longer than %d bytes" FIRST_HINT,
+			    (unsigned long long)id, COMM_MAX);
 	save = q;
 	len = sa_token(&q, &t);
 	if (word_is(t, len, "cgroup")) {
@@ -77,15 +88,21 @@ static int parse_first(struct parser *p, uint64_t id, const char *q, struct sa_s
 			return fail(p, "stack %llu: a cgroup id is a decimal number" FIRST_HINT,
 				    (unsigned long long)id);
 		f->has_cgroup = 1;
+	} else {
+		q = save;
 	}
 	f->comm = sa_dup_range(comm, clen);
 	if (!f->comm)
 		return fail(p, "out of memory");
 	f->have = 1;
+end:
+	if (!p->s->minor && q[strspn(q, " \t")])
+		return fail(p, "stack %llu: more than its first allocation's context" FIRST_HINT,
+			    (unsigned long long)id);
 	return 0;
 }
 
-/* `stack ID N` (1.1: `stack ID N FIRST`): a new record. */
+/* `stack ID N` (2.x: `stack ID N FIRST`): a new record. */
 static int parse_record(struct parser *p, const char *line)
 {
 	struct sa_stacks *s = p->s;
@@ -100,7 +117,7 @@ static int parse_record(struct parser *p, const char *line)
 	if (!len || sa_parse_u64(t, len, &n) || !n || n > 1024)
 		return fail(p, "stack %llu: its number of frames is 1 to 1024" RECORD_HINT,
 			    (unsigned long long)id);
-	if (!s->minor && q[strspn(q, " \t")])
+	if (s->major == 1 && !s->minor && q[strspn(q, " \t")])
 		return fail(p, "stack %llu: more than an id and a number of frames" RECORD_HINT,
 			    (unsigned long long)id);
 	if (s->n && id <= s->v[s->n - 1].id)
@@ -114,7 +131,7 @@ static int parse_record(struct parser *p, const char *line)
 	if (!s->v[s->n].frames)
 		return fail(p, "out of memory");
 	s->n++;
-	if (s->minor && parse_first(p, id, q, &s->v[s->n - 1].first))
+	if (s->major >= 2 && parse_first(p, id, q, &s->v[s->n - 1].first))
 		return -1;
 	p->left = (size_t)n;
 	return 0;
@@ -182,11 +199,12 @@ int sa_stacks_parse_buffer(struct sa_stacks *s, const char *buf, size_t len, con
 	r = sa_lines_next(&l);
 	p.w.lineno = l.lineno;
 	if (r <= 0) {
-		fail(&p, "empty file: expected the '" SA_STACKS_HEADER_PREFIX "1.x' header");
+		fail(&p, "empty file: expected the '" SA_STACKS_HEADER_PREFIX "2.x' header");
 		goto out;
 	}
-	msg = sa_parse_version(l.line, l.n, SA_STACKS_HEADER_PREFIX, "slab_account stacks",
-			       "stacks format", SA_STACKS_MAJOR, &s->major, &s->minor);
+	msg = sa_parse_versions(l.line, l.n, SA_STACKS_HEADER_PREFIX, "slab_account stacks",
+				"stacks format", SA_STACKS_MAJOR_MIN, SA_STACKS_MAJOR, &s->major,
+				&s->minor);
 	if (msg) {
 		fail(&p, "%s", msg);
 		free(msg);

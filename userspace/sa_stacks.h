@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sa_stacks - parser for /proc/slab_account_stacks, format 1.x
+ * sa_stacks - parser for /proc/slab_account_stacks, formats 1.x and 2.x
  * (docs/format.md): the stacks that reached captured call sites, each
  * `stack ID N` followed by N frame lines (two spaces, then a %pS string),
  * innermost first: frame 1 is the call site itself.  A 1.6 child row's
  * ` @stack:ID` names one.  Records come in id order, each id once; every
- * error names the file and line.  From 1.1 a record line ends with the
+ * error names the file and line.  In 2.x a record line ends with the
  * task context of the allocation that stored the stack (FIRST: `pid P tid
- * T comm COMM[ cgroup ID]` or `irq`); words after it are ignored.  A 1.0
- * file's records have none.
+ * T comm COMM[ cgroup ID]` or `irq`); 1.x records have none.  A record
+ * line of 1.0 or 2.0 has nothing more; words after it in a later minor
+ * are ignored.
  */
 #ifndef SA_STACKS_H
 #define SA_STACKS_H
@@ -18,11 +19,13 @@
 
 #define SA_STACKS_PATH "/proc/slab_account_stacks"
 #define SA_STACKS_HEADER_PREFIX "slab_account stacks - version: "
-#define SA_STACKS_MAJOR 1
+/* The majors this reader reads: 1, and 2 (records with FIRST). */
+#define SA_STACKS_MAJOR_MIN 1
+#define SA_STACKS_MAJOR 2
 
-/* (1.1) The task context of the allocation that stored a stack. */
+/* (2.0) The task context of the allocation that stored a stack. */
 struct sa_stack_first {
-	int have;		/* the record has one (a 1.1 file) */
+	int have;		/* the record has one (a 2.x file) */
 	int irq;		/* outside task context: nothing else */
 	int has_cgroup;		/* the kernel has cgroups: .cgroup is its id */
 	uint64_t pid, tid, cgroup;

@@ -4,7 +4,7 @@
  * a split by cgroup, task or NUMA node, each compared with sa_ctx's own
  * books (tests/kmod/sa_ctx.c: one site, sa_ctx_site, reached from
  * sa_ctx_a, sa_ctx_b and sa_ctx_c), and the refusals of capture and
- * split, and (the stacks file 1.1) the task context each stack names as
+ * split, and (the stacks file 2.0) the task context each stack names as
  * its first.  slab_account is loaded again with each split (the one /init
  * loaded has none); the split=cgroup load needs cgroup2 mounted, which
  * this test does itself (and undoes) at /sys/fs/cgroup.
@@ -226,7 +226,7 @@ static int all_rows(const struct sa_snap *snap, struct sa_truth *s)
 struct stack_rec {
 	unsigned int id, frames;
 	char frame1[128], frame2[128], last[128];
-	/* (1.1) the record line after `stack ID N`: " pid ...", " irq" */
+	/* (2.0) the record line after `stack ID N`: " pid ...", " irq" */
 	char first[128];
 };
 
@@ -252,7 +252,7 @@ static int stacks_read(struct stack_rec *st, int max, char *err, size_t n)
 
 		lineno++;
 		if (lineno == 1) {
-			if (strncmp(line, "slab_account stacks - version: 1.", 33)) {
+			if (strncmp(line, "slab_account stacks - version: 2.", 33)) {
 				snprintf(err, n, "line 1: '%s'", line);
 				goto bad;
 			}
@@ -1387,7 +1387,7 @@ static void *named_thread_run(void *arg)
 }
 
 /*
- * What a 1.1 record line says after `stack ID N` for an allocation by
+ * What a 2.0 record line says after `stack ID N` for an allocation by
  * thread @tid of process @pid named @comm (as the file writes it) in
  * cgroup @cg (when the kernel has cgroups: @has_cg).
  */
@@ -1416,7 +1416,7 @@ static int caller_stacks(const struct stack_rec *st, int nst, char c, int *first
 
 /*
  * Each stack names the task context of the allocation that stored it
- * (the stacks file 1.1): two named children (known pids), each in a
+ * (the stacks file 2.0): two named children (known pids), each in a
  * cgroup of its own where the kernel has cgroups, reach callers a and b
  * first; later allocations of other tasks at those stacks change
  * nothing.  An allocation in a hard irq stores caller c's stacks first:

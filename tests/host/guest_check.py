@@ -103,7 +103,7 @@ def text_table(path):
 
 
 def stacks(name, firsts=None):
-    """A stacks file's frames by id; its records' first contexts (1.1:
+    """A stacks file's frames by id; its records' first contexts (2.0:
     the words after the frame count) into the dict @firsts if given."""
     st, cur = {}, None
     with open(FIX + name) as f:
@@ -210,7 +210,7 @@ for k in want:
 # --folded: a line per stack row (its frames outermost first), the values
 # adding up to the header's total
 for name, exp in [('guest_stack', 'guest-folded.out'),
-                  ('guest11_stack', 'guest11-folded.out')]:
+                  ('guest2_stack', 'guest2-folded.out')]:
     h, rs = rows(name + '.txt')
     st = stacks(name + '.stacks')
     with open(EXP + exp) as f:
@@ -229,9 +229,9 @@ for name, sf, df, exp in [
         ('guest_stack', 'guest_stack', 'guest_stack', 'guest-stacks-detail.out'),
         ('guest_stack_cgroup', 'guest_stack_cgroup', 'guest_stack_cgroup',
          'guest-stack-cgroup-stacks.out'),
-        ('guest11_stack', 'guest11_stack', 'guest11_stack', 'guest11-stacks.out'),
-        ('guest11_stack_cgroup', 'guest11_stack_cgroup', 'guest11_stack_cgroup',
-         'guest11-stack-cgroup-stacks.out')]:
+        ('guest2_stack', 'guest2_stack', 'guest2_stack', 'guest2-stacks.out'),
+        ('guest2_stack_cgroup', 'guest2_stack_cgroup', 'guest2_stack_cgroup',
+         'guest2-stack-cgroup-stacks.out')]:
     st = stacks(sf + '.stacks')
     old = detail(df + '.detail')[1]
     br, own, site = {}, [ZERO, 0], [ZERO, 0]
@@ -265,14 +265,14 @@ for name, sf, df, exp in [
             seen += 1
     chk(exp + ': branches', len(br), seen)
 
-# The stacks file 1.1 (guest11_*): each record's first context is the
+# The stacks file 2.0 (guest2_*): each record's first context is the
 # scene's (scripts/guest-fixtures.sh).  stack_cgroup: caller a's stack
 # first reached by a shell in /sactx_one, b's by another in /sactx_two,
 # c's in a hard irq; stack: a, b and c by one same shell (its cgroup the
 # root, id 1 on this 64-bit guest), c once more in a hard irq.  --stacks
 # shows each where its branch ends, --json as an object.
 ids = {}
-with open(FIX + 'guest11_cgroup.ids') as f:
+with open(FIX + 'guest2_cgroup.ids') as f:
     for line in f:
         i, path = line.split()
         ids[path] = int(i)
@@ -293,8 +293,8 @@ def first_shown(w):
 
 
 for name, exp, want_cg in [
-        ('guest11_stack', 'guest11-stacks.out', {'a': '/', 'b': '/', 'c': '/'}),
-        ('guest11_stack_cgroup', 'guest11-stack-cgroup-stacks.out',
+        ('guest2_stack', 'guest2-stacks.out', {'a': '/', 'b': '/', 'c': '/'}),
+        ('guest2_stack_cgroup', 'guest2-stack-cgroup-stacks.out',
          {'a': '/sactx_one', 'b': '/sactx_two'})]:
     fi = {}
     st = stacks(name + '.stacks', fi)
@@ -312,7 +312,7 @@ for name, exp, want_cg in [
     for i in task:
         chk('%s: stack %d first' % (name, i),
             first_words('task', fi[i][1], fi[i][7]), fi[i])
-    if name == 'guest11_stack':
+    if name == 'guest2_stack':
         chk(name + ': one shell reached a, b and c first', [1, 3],
             [len(set(pids)), len(task)])
     else:
@@ -323,8 +323,8 @@ for name, exp, want_cg in [
     chk(exp + ': stacks shown', sorted(st), sorted(int(i) for i, _ in shown))
     for i, text in shown:
         chk('%s: stack %s first' % (exp, i), first_shown(fi[int(i)]), text)
-    if name == 'guest11_stack_cgroup':
-        with open(EXP + 'guest11-stack-cgroup-json.out') as f:
+    if name == 'guest2_stack_cgroup':
+        with open(EXP + 'guest2-stack-cgroup-json.out') as f:
             js = json.load(f)
         seen = 0
         for site in js['sites']:
@@ -337,12 +337,12 @@ for name, exp, want_cg in [
                     want = {'pid': int(d['pid']), 'tid': int(d['tid']),
                             'comm': d['comm'], 'cgroup_id': int(d['cgroup']),
                             'cgroup': 'cgroup#' + d['cgroup']}
-                chk('guest11-stack-cgroup-json.out: stack %d first' % s['id'],
+                chk('guest2-stack-cgroup-json.out: stack %d first' % s['id'],
                     want, s['first'])
-                chk('guest11-stack-cgroup-json.out: stack %d frames' % s['id'],
+                chk('guest2-stack-cgroup-json.out: stack %d frames' % s['id'],
                     st[s['id']], s['frames'])
                 seen += 1
-        chk('guest11-stack-cgroup-json.out: stacks', len(st), seen)
+        chk('guest2-stack-cgroup-json.out: stacks', len(st), seen)
 
 # --leaks: each sa_ctx row's held bytes, objects, oldest and byte-seconds
 # are the later detail file's, its rates the change over the interval

@@ -1993,7 +1993,7 @@ if [ -n "${SA_PLAIN:-}" ] && [ -n "${SA_FAILALLOC:-}" ]; then
 	oom_case oom-ctx-by-cgroup -b cgroup --cgroup-root fixtures fixtures/ctx_cgroup.txt
 	oom_case oom-ctx-stacks --stacks --stacks-file fixtures/ctx_stack.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-folded --folded --stacks-file fixtures/ctx_stack.stacks fixtures/ctx_stack.txt
-	# (stacks 1.1) each stack's first context, its cgroup's path; the JSON view
+	# (stacks 2.0) each stack's first context, its cgroup's path; the JSON view
 	oom_case oom-ctx-stacks-first --stacks --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks fixtures/ctx_stack.txt
 	oom_case oom-ctx-stacks-json --stacks --json --cgroup-root fixtures --stacks-file fixtures/ctx_stack_first.stacks --detail fixtures/ctx_stack.detail fixtures/ctx_stack.txt
 	oom_case oom-ctx-prom --prometheus --top-k 1 fixtures/ctx_cgroup.txt
@@ -2230,15 +2230,28 @@ expect ctx-stacks-many 0 --stacks --stacks-file fixtures/ctx_stack_many.stacks f
 expect ctx-stacks-many-top 0 --stacks -n 1 --stacks-file fixtures/ctx_stack_many.stacks fixtures/ctx_stack_many.txt
 expect ctx-folded-stacks 0 --folded --stacks-file $SF $CS
 expect ctx-folded-stacks-live 0 --folded -s live --stacks-file $SF $CS
-# (stacks 1.1) each stack's first allocation's context, where the stack
+# (stacks 2.0) each stack's first allocation's context, where the stack
 # ends: ctx_stack_first.stacks is ctx_stack.stacks written by hand in the
-# 1.1 form from docs/format.md (no guest's capture of it yet): a process,
-# a thread of another (tid shown), an interrupt
+# 2.0 form from docs/format.md (fixtures/guest2_* below are a guest's): a
+# process, a thread of another (tid shown), an interrupt
 SF1=fixtures/ctx_stack_first.stacks
 expect ctx-stacks-first 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
 expect ctx-stacks-first-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $SF1 $CS
 expect ctx-stacks-json 0 --stacks --json -s live --stacks-file $SF --detail fixtures/ctx_stack.detail $CS
-# --folded and the gate read a 1.1 file as they read its 1.0 twin
+# --stacks --json orders a site's stacks by the first sort key as the tree
+# does, whichever column it is: ctx_stack.txt with stack 3's slack 1692
+# (of 1792: req 100) is first by slack, last by req
+sed 's/^\( *1792\) *532 *1260 /\1     1692      100 /' $CS >"$TMP/slack.txt"
+for k in slack:3,1,2 req:1,2,3 total:1,2,3 frees:1,3,2; do
+	run ctx-stacks-json-sort -s "${k%%:*}" --stacks --json --stacks-file $SF "$TMP/slack.txt"
+	got=$(sed -n 's/^ *{"id": \([0-9]*\),.*/\1/p' "$TMP/out" | paste -sd, -)
+	if [ "$rc" = 0 ] && [ "$got" = "${k#*:}" ] && grep -q '^ *1792 *1692 *100 ' "$TMP/slack.txt"; then
+		pass "ctx-stacks-json-sort-${k%%:*}"
+	else
+		fail "ctx-stacks-json-sort-${k%%:*}" "exit status $rc, stacks in the order $got, want ${k#*:}"
+	fi
+done
+# --folded and the gate read a 2.0 file as they read its 1.0 twin
 run ctx-folded-stacks-first --folded --stacks-file $SF1 $CS
 if [ "$rc" = 0 ] && cmp -s "$TMP/out" expected/ctx-folded-stacks.out && [ ! -s "$TMP/err" ]; then
 	pass ctx-folded-stacks-first
@@ -2277,7 +2290,7 @@ expect_err ctx-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.
 expect_err ctx-folded-stacks-missing 1 "slabacct: $CS:40: stack 2 is not in $TMP/short.stacks (read the two files together)" --folded --stacks-file "$TMP/short.stacks" $CS
 expect_err ctx-stacks-none 1 "slabacct: $CG: no call site under capture (no row has a ' @stack:ID'): nothing to show" --stacks --stacks-file $SF $CG
 expect_err ctx-stacks-file-missing 1 "slabacct: $TMP/none: No such file or directory" --stacks --stacks-file "$TMP/none" $CS
-expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
+expect_err ctx-stacks-not-stacks 1 "slabacct: $CS:1: not a slab_account stacks file: expected 'slab_account stacks - version: 2.x', got 'slab_account - version: 1.6'" --stacks --stacks-file $CS $CS
 usage_err ctx-stacks-by "slabacct: --stacks nests each captured site's stacks: not with --by" --stacks -b module $CS
 usage_err ctx-stacks-csv "slabacct: --stacks is a text or JSON view: not with another format" --stacks --csv $CS
 usage_err ctx-stacks-frag "slabacct: --stacks orders the branches by the first sort key: a number of bytes or a count (not frag or caller)" --stacks -s frag $CS
@@ -2396,15 +2409,15 @@ fi
 expect guest-stack-cgroup-stacks 0 --stacks --stacks-file $GSC.stacks --detail $GSC.detail $GSC.txt
 expect guest-folded 0 --folded --stacks-file $GS.stacks $GS.txt
 expect guest-stack-cgroup-folded 0 --folded -g sa_ctx --stacks-file $GSC.stacks $GSC.txt
-# the stacks file 1.1 from a real guest (fixtures/guest11_*: the same
+# the stacks file 2.0 from a real guest (fixtures/guest2_*: the same
 # scenes, booted again with each stack's first task on its record line):
 # each stack's first pid, comm and cgroup (or irq) where its branch ends
-G11=fixtures/guest11_stack
-G11C=fixtures/guest11_stack_cgroup
-expect guest11-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11.stacks --detail $G11.detail $G11.txt
-expect guest11-stack-cgroup-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
-expect guest11-stack-cgroup-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $G11C.stacks --detail $G11C.detail $G11C.txt
-expect guest11-folded 0 --folded --stacks-file $G11.stacks $G11.txt
+G2=fixtures/guest2_stack
+G2C=fixtures/guest2_stack_cgroup
+expect guest2-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G2.stacks --detail $G2.detail $G2.txt
+expect guest2-stack-cgroup-stacks 0 --stacks --cgroup-root "$TMP/cgnone" --stacks-file $G2C.stacks --detail $G2C.detail $G2C.txt
+expect guest2-stack-cgroup-json 0 --stacks --json --cgroup-root "$TMP/cgnone" --stacks-file $G2C.stacks --detail $G2C.detail $G2C.txt
+expect guest2-folded 0 --folded --stacks-file $G2.stacks $G2.txt
 # --leaks over two real detail files 12 s apart, each stack ranked
 expect guest-leaks 0 --leaks $GS.detail ${GS}_later.detail
 expect guest-leaks-once 0 --leaks --once $GSC.detail

@@ -1036,9 +1036,11 @@ static void test_stacks(void)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{ "slab_account stacks - version: 2.0\n# x\n",
-		  "t:1: unsupported stacks format version 2.0 (this reader understands 1.x)" },
-		{ "slab_account - version: 1.6\n", "t:1: not a slab_account stacks file: expected 'slab_account stacks - version: 1.x', got 'slab_account - version: 1.6'" },
+		{ "slab_account stacks - version: 3.0\n# x\n",
+		  "t:1: unsupported stacks format version 3.0 (this reader understands 1.x to 2.x)" },
+		{ "slab_account stacks - version: 0.9\n# x\n",
+		  "t:1: unsupported stacks format version 0.9 (this reader understands 1.x to 2.x)" },
+		{ "slab_account - version: 1.6\n", "t:1: not a slab_account stacks file: expected 'slab_account stacks - version: 2.x', got 'slab_account - version: 1.6'" },
 		{ SHDR "stack 0 1\n  f\n", "t:4: a stack id is a decimal number, 1 or more (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
 		{ SHDR "stack 3 0\n", "t:4: stack 3: its number of frames is 1 to 1024 (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
 		{ SHDR "stack 3 2\n  f\nstack 4 1\n", "t:6: stack 3: 1 frame lines missing (a record is 'stack ID FRAMES', then FRAMES lines of two spaces and a frame)" },
@@ -1071,33 +1073,49 @@ static void test_stacks(void)
 	}
 }
 
-/* (1.1) each record's first allocation's context; words after it ignored */
-#define SHDR11 "slab_account stacks - version: 1.1\nstacks: 4\n# stack ID FRAMES FIRST\n"
+/*
+ * (2.x) each record's first allocation's context; in 2.0 nothing after it,
+ * in a later minor words after it ignored
+ */
+#define SHDR20 "slab_account stacks - version: 2.0\nstacks: 4\n# stack ID FRAMES FIRST\n"
+#define SHDR21 "slab_account stacks - version: 2.1\nstacks: 4\n# stack ID FRAMES FIRST\n"
+#define FHINT " (2.x: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')"
 static void test_stacks_first(void)
 {
-	static const char text[] = SHDR11
+	static const char text[] = SHDR20
 		"stack 1 1 pid 412 tid 412 comm sa_run_a cgroup 7788\n  f+0x1/0x2\n"
 		"stack 2 1 pid 413 tid 420 comm irq\n  g+0x1/0x2\n"
 		"stack 5 1 irq\n  h+0x1/0x2\n"
-		"stack 6 1 pid 1 tid 2 comm x cgroup 18446744073709551615 node 3\n  i+0x1/0x2\n"
-		"stack 7 1 irq later words\n  j+0x1/0x2\n";
+		"stack 6 1 pid 4294967295 tid 2 comm 123456789012345 cgroup 18446744073709551615\n  i+0x1/0x2\n"
+		"stack 7 1 irq  \t\n  j+0x1/0x2\n";
+	static const char later[] = SHDR21
+		"stack 6 1 pid 1 tid 2 comm x cgroup 3 node 3\n  i+0x1/0x2\n"
+		"stack 7 1 irq later words\n  j+0x1/0x2\n"
+		"stack 8 1 pid 1 tid 2 comm x later\n  k+0x1/0x2\n";
 	static const char v10[] = SHDR "stack 2 1\n  f+0x1/0x2\n";
+	static const char v11[] = "slab_account stacks - version: 1.1\n# x\nstack 2 1 pid 1\n  f\n";
 	struct sa_stacks st;
 	char *err = NULL;
 	size_t i;
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{ SHDR11 "stack 3 1\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
-		{ SHDR11 "stack 3 1 pid 1 tid 1\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
-		{ SHDR11 "stack 3 1 pid x tid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
-		{ SHDR11 "stack 3 1 tid 1 pid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
-		{ SHDR11 "stack 3 1 pid 1 tid 1 comm c cgroup -1\n  f\n", "t:4: stack 3: a cgroup id is a decimal number (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
-		{ SHDR11 "stack 3 1 pid 1 tid 1 comm c cgroup\n  f\n", "t:4: stack 3: a cgroup id is a decimal number (1.1: a record is 'stack ID FRAMES FIRST', FIRST 'pid P tid T comm COMM [cgroup ID]' or 'irq')" },
+		{ SHDR20 "stack 3 1\n  f\n", "t:4: stack 3: no first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1\n  f\n", "t:4: stack 3: no first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 pid x tid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 tid 1 pid 1 comm c\n  f\n", "t:4: stack 3: no first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1 comm c cgroup -1\n  f\n", "t:4: stack 3: a cgroup id is a decimal number" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1 comm c cgroup\n  f\n", "t:4: stack 3: a cgroup id is a decimal number" FHINT },
+		{ SHDR20 "stack 3 1 pid 4294967296 tid 1 comm c\n  f\n", "t:4: stack 3: a pid or tid above 4294967295" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 4294967296 comm c\n  f\n", "t:4: stack 3: a pid or tid above 4294967295" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1 comm 1234567890123456\n  f\n", "t:4: stack 3: a comm longer than 15 bytes" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1 comm x y cgroup 6\n  f\n", "t:4: stack 3: more than its first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 pid 1 tid 1 comm x cgroup 5 cgroup 6\n  f\n", "t:4: stack 3: more than its first allocation's context" FHINT },
+		{ SHDR20 "stack 3 1 irq x\n  f\n", "t:4: stack 3: more than its first allocation's context" FHINT },
 	};
 
 	if (CHECK(sa_stacks_parse_buffer(&st, text, strlen(text), "t", &err) == 0)) {
-		CHECK(st.major == 1 && st.minor == 1 && st.n == 5);
+		CHECK(st.major == 2 && st.minor == 0 && st.n == 5);
 		CHECK(st.v[0].first.have && !st.v[0].first.irq && st.v[0].first.pid == 412 &&
 		      st.v[0].first.tid == 412 && st.v[0].first.has_cgroup &&
 		      st.v[0].first.cgroup == 7788);
@@ -1109,18 +1127,37 @@ static void test_stacks_first(void)
 		CHECK_STR(st.v[1].first.comm, "irq");
 		CHECK(st.v[2].id == 5 && st.v[2].first.have && st.v[2].first.irq &&
 		      st.v[2].first.comm == NULL && st.v[2].first.pid == 0);
-		CHECK(st.v[3].first.have && st.v[3].first.pid == 1 && st.v[3].first.tid == 2 &&
-		      st.v[3].first.cgroup == UINT64_MAX);
+		/* the largest: a u32 pid, a name of 15 bytes, a u64 cgroup id */
+		CHECK(st.v[3].first.have && st.v[3].first.pid == UINT32_MAX &&
+		      st.v[3].first.tid == 2 && st.v[3].first.cgroup == UINT64_MAX);
+		CHECK_STR(st.v[3].first.comm, "123456789012345");
 		CHECK(st.v[4].first.have && st.v[4].first.irq);
 		CHECK_STR(st.v[4].frames[0], "j+0x1/0x2");
 		sa_stacks_free(&st);
 	}
 	free(err);
 	err = NULL;
-	/* a 1.0 file: no first context */
+	/* 2.1: words after FIRST are a later minor's */
+	if (CHECK(sa_stacks_parse_buffer(&st, later, strlen(later), "t", &err) == 0)) {
+		CHECK(st.major == 2 && st.minor == 1 && st.n == 3);
+		CHECK(st.v[0].first.have && st.v[0].first.has_cgroup && st.v[0].first.cgroup == 3);
+		CHECK(st.v[1].first.have && st.v[1].first.irq);
+		CHECK(st.v[2].first.have && !st.v[2].first.has_cgroup);
+		CHECK_STR(st.v[2].first.comm, "x");
+		sa_stacks_free(&st);
+	}
+	free(err);
+	err = NULL;
+	/* 1.x: no first context; words after N are a later 1.x minor's */
 	if (CHECK(sa_stacks_parse_buffer(&st, v10, strlen(v10), "t", &err) == 0)) {
-		CHECK(st.minor == 0 && st.n == 1 && !st.v[0].first.have && !st.v[0].first.irq &&
-		      st.v[0].first.comm == NULL);
+		CHECK(st.major == 1 && st.minor == 0 && st.n == 1 && !st.v[0].first.have &&
+		      !st.v[0].first.irq && st.v[0].first.comm == NULL);
+		sa_stacks_free(&st);
+	}
+	free(err);
+	err = NULL;
+	if (CHECK(sa_stacks_parse_buffer(&st, v11, strlen(v11), "t", &err) == 0)) {
+		CHECK(st.major == 1 && st.minor == 1 && st.n == 1 && !st.v[0].first.have);
 		sa_stacks_free(&st);
 	}
 	free(err);
@@ -1166,7 +1203,7 @@ int main(void)
 	    test_ctx);
 	run("cgroup ids to paths: matching, and a directory tree walked", test_cgroups);
 	run("stacks file (1.6): records in id order, frames, errors", test_stacks);
-	run("stacks file 1.1: each record's first context, later words ignored, errors",
+	run("stacks file 2.x: each record's first context, later minors' words ignored, errors",
 	    test_stacks_first);
 	return failed_tests ? 1 : 0;
 }
