@@ -36,6 +36,8 @@ struct sa_load {
 	const struct module *mod;	/* while it is loaded, else NULL */
 	char name[MODULE_NAME_LEN];
 	unsigned int seq;		/* its load number since our load */
+	/* Its retired sites: the first's index + 1 (sa_sites_retire()). */
+	u32 sites;
 };
 
 static struct sa_load sa_loads[SA_MAX_LOADS];
@@ -76,6 +78,7 @@ static u16 sa_load_of(const struct module *mod)
 	l->mod = mod;
 	strscpy(l->name, mod->name, sizeof(l->name));
 	l->seq = seq;
+	l->sites = 0;
 	return sa_nr_loads;
 }
 
@@ -139,7 +142,7 @@ static void sa_load_retire(const struct module *mod, u16 owner, bool init)
 
 	sa_loads_text(mod, init, &start, &end);
 	if (start < end)
-		sa_sites_retire(start, end, owner);
+		sa_sites_retire(start, end, owner, &sa_load_at(owner)->sites);
 }
 
 static int sa_loads_event(struct notifier_block *nb, unsigned long state,
@@ -175,7 +178,7 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		if (owner == SA_LOAD_LOST)
 			break;
 		sa_loads[owner - 1].mod = NULL;
-		sa_unload_verdict(owner);
+		sa_unload_verdict(owner, sa_loads[owner - 1].sites);
 		break;
 	}
 	mutex_unlock(&sa_ctl_lock);
