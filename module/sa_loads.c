@@ -14,7 +14,9 @@
  * frees still charged to them) and say which load they were of.  At
  * GOING the load's verdict is kept (sa_unloads.c).  A module's text is
  * found from struct module, whose layout changed in 6.4 (Kbuild's
- * SA_HAVE_MOD_MEM).  Everything here runs in process context under
+ * SA_HAVE_MOD_MEM).  A retired site is named as it is retired, while its
+ * code is still there (the other sites' code stays: they are named when
+ * a file is read).  Everything here runs in process context under
  * sa_ctl_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -28,7 +30,6 @@
 #include "sa_core.h"
 #include "sa_ctx.h"
 #include "sa_loads.h"
-#include "sa_names.h"
 #include "sa_sites.h"
 #include "sa_unloads.h"
 
@@ -162,14 +163,12 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		break;
 	case MODULE_STATE_LIVE:
 		/* Its init text is freed next: its sites are done with. */
-		sa_names_resolve_all();
 		sa_load_retire(mod, sa_load_of(mod), true);
 		/* Nor does a capture rule capture there any more. */
 		sa_capture_module(mod->name, mod, MODULE_STATE_LIVE);
 		break;
 	case MODULE_STATE_GOING:
 		sa_nr_unloads++;
-		sa_names_resolve_all();
 		owner = sa_load_of(mod);
 		/* Its init text too, when it failed before going live. */
 		sa_load_retire(mod, owner, true);

@@ -22,6 +22,7 @@
 #include "sa_core.h"
 #include "sa_ctx.h"
 #include "sa_kmem_cache.h"
+#include "sa_names.h"
 #include "sa_sites.h"
 #include "sa_unwrap.h"
 
@@ -453,7 +454,8 @@ void sa_sites_retire(unsigned long start, unsigned long end, u16 owner,
 	/*
 	 * Every slot of the hash, one pointer each: what a module's unload
 	 * costs whatever its rows (2 x max_sites slots or more), while the
-	 * verdict after it walks only the lists made here.
+	 * names looked up and the verdict after it are only of the rows
+	 * listed here.
 	 */
 	for (h = 0; h <= sa_site_hash_mask; h++) {
 		struct sa_site *e = READ_ONCE(sa_site_hash[h]), *c;
@@ -463,6 +465,8 @@ void sa_sites_retire(unsigned long start, unsigned long end, u16 owner,
 		if (e == &sa_site_vacant || e == &sa_site_retired ||
 		    e->call_site < start || e->call_site >= end)
 			continue;
+		/* Named while its code is there (its rows' name). */
+		sa_name_keep(e);
 		e->owner = owner;
 		WRITE_ONCE(sa_site_hash[h], &sa_site_retired);
 		/* Each site is retired once: the list has no cycle. */

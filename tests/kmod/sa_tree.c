@@ -50,15 +50,19 @@ static noinline void *sa_tree_a(unsigned int level, unsigned long path);
 static noinline void *sa_tree_b(unsigned int level, unsigned long path);
 
 /* The next level of the walk: the site, or a or b by the path's bit. */
-#define ST_NEXT(level, path)						\
-	(!(level) ? sa_tree_site() :					\
-	 ((path) & 1) ? sa_tree_a((level) - 1, (path) >> 1) :		\
-			sa_tree_b((level) - 1, (path) >> 1))
+static __always_inline void *st_next(unsigned int level, unsigned long path)
+{
+	if (!level)
+		return sa_tree_site();
+	if (path & 1)
+		return sa_tree_a(level - 1, path >> 1);
+	return sa_tree_b(level - 1, path >> 1);
+}
 
 /* Each keeps its frame: the barrier after the call is not a tail call. */
 static noinline void *sa_tree_a(unsigned int level, unsigned long path)
 {
-	void *p = ST_NEXT(level, path);
+	void *p = st_next(level, path);
 
 	barrier_data(p);
 	return p;
@@ -66,7 +70,7 @@ static noinline void *sa_tree_a(unsigned int level, unsigned long path)
 
 static noinline void *sa_tree_b(unsigned int level, unsigned long path)
 {
-	void *p = ST_NEXT(level, path);
+	void *p = st_next(level, path);
 
 	barrier_data(p);
 	return p;
@@ -74,7 +78,7 @@ static noinline void *sa_tree_b(unsigned int level, unsigned long path)
 
 static noinline void *sa_tree_walk(unsigned long path)
 {
-	void *p = ST_NEXT(depth, path);
+	void *p = st_next(depth, path);
 
 	barrier_data(p);
 	return p;
