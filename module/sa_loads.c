@@ -49,7 +49,8 @@ static unsigned long sa_loads_lost;	/* loads with no room for a record */
 /*
  * The loads that found no record share this one: their sites are retired
  * all the same (` unloaded#0`), their unloads give no verdict, and the
- * header counts them.
+ * header counts them.  Its list of retired sites holds all of theirs
+ * (each site is on it once), which nothing walks.
  */
 #define SA_LOAD_LOST	(SA_MAX_LOADS + 1)
 static struct sa_load sa_load_lost = { .name = "?" };
