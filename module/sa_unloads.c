@@ -18,8 +18,9 @@
  * load's rows (its retired sites and their child rows, by the lists
  * retirement made), each a sum over every CPU with counters; and, when
  * they hold objects, the ages scan the whole object table (every key of
- * every bucket, up to max_objects, at a read of one line per bucket),
- * because objects are found by address, not by site.
+ * every bucket, up to max_objects, at a read of one line per bucket,
+ * into an array of one entry per row of the site table, allocated for
+ * the scan), because objects are found by address, not by site.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
