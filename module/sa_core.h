@@ -111,7 +111,30 @@
  *			address, and add a fresh one.  The retired site stays
  *			in sa_sites (a row, its live objects charged to it when
  *			freed); an allocation that read the slot before keeps
- *			counting there, which its code gone makes moot.
+ *			counting there, which its code gone makes moot.  Its
+ *			child rows are given its owner through its list of
+ *			children (below), not by a walk of the table.
+ * sa_site_cold.children, .next  (sa_sites.c) a site's child rows are a
+ *			list from its .children through each child's .next
+ *			(indexes + 1, 0 the end).  A child is put on it in any
+ *			context, before its .ready is set: its .next written,
+ *			then the head by a cmpxchg loop (a full barrier: the
+ *			row is complete before it is on the list); a row is
+ *			put on one list once and never taken off, so a walk
+ *			that read a head reaches rows that are complete, by
+ *			the dependency of each index read (READ_ONCE).  When a
+ *			site is retired (under sa_ctl_lock), its .next links
+ *			it, under the same lock, into its load's list of
+ *			retired sites (whose head the load's record keeps:
+ *			records are never reused, a site is retired once),
+ *			and retirement walks its children to mark them the
+ *			load's: a child put on the list after that walk has
+ *			owner 0 and is passed over by the unload verdict,
+ *			which walks the same lists.  Such a child is made
+ *			only by an allocation in the module's code after its
+ *			exit (or init) function returned, code whose text is
+ *			then freed: moot.  Indexes are 32 bits on every
+ *			kernel (cmpxchg of a u32).
  * sa_site.via		WRITE_ONCE() by allocations unwrapped to the site
  *			(a call instruction calls one helper, so writers
  *			agree but for calls through pointers: the last
@@ -434,6 +457,15 @@ struct sa_site_cold {
 	 * rows than its header's number of callers.
 	 */
 	u32 read_gen;
+	/*
+	 * The lists the unload verdict walks (the notes on ordering,
+	 * "sa_site_cold.children"), each link an index + 1 (0: none): the
+	 * first of this site's child rows, and the next row of the list
+	 * this one is on: its parent's children for a child row, its
+	 * load's retired sites for a site of the hash.
+	 */
+	u32 children;
+	u32 next;
 };
 
 /* What the file shows of a site (sa_site_view()). */

@@ -355,7 +355,7 @@ static struct sa_site *sa_ctx_find(struct sa_site *e,
 			}
 			/* A full barrier: the key and entry are complete. */
 			if (!cmpxchg(&sa_ctx_hash[h], 0, (u32)(c - sa_sites) + 1)) {
-				sa_site_publish_child(c);
+				sa_site_publish_child(e, c);
 				return c;
 			}
 			continue;	/* lost the slot: look at the winner */

@@ -14,7 +14,9 @@
  * frees still charged to them) and say which load they were of.  At
  * GOING the load's verdict is kept (sa_unloads.c).  A module's text is
  * found from struct module, whose layout changed in 6.4 (Kbuild's
- * SA_HAVE_MOD_MEM).  Everything here runs in process context under
+ * SA_HAVE_MOD_MEM).  A retired site is named as it is retired, while its
+ * code is still there (the other sites' code stays: they are named when
+ * a file is read).  Everything here runs in process context under
  * sa_ctl_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -28,7 +30,6 @@
 #include "sa_core.h"
 #include "sa_ctx.h"
 #include "sa_loads.h"
-#include "sa_names.h"
 #include "sa_sites.h"
 #include "sa_unloads.h"
 
@@ -36,6 +37,8 @@ struct sa_load {
 	const struct module *mod;	/* while it is loaded, else NULL */
 	char name[MODULE_NAME_LEN];
 	unsigned int seq;		/* its load number since our load */
+	/* Its retired sites: the first's index + 1 (sa_sites_retire()). */
+	u32 sites;
 };
 
 static struct sa_load sa_loads[SA_MAX_LOADS];
@@ -46,7 +49,8 @@ static unsigned long sa_loads_lost;	/* loads with no room for a record */
 /*
  * The loads that found no record share this one: their sites are retired
  * all the same (` unloaded#0`), their unloads give no verdict, and the
- * header counts them.
+ * header counts them.  Its list of retired sites holds all of theirs
+ * (each site is on it once), which nothing walks.
  */
 #define SA_LOAD_LOST	(SA_MAX_LOADS + 1)
 static struct sa_load sa_load_lost = { .name = "?" };
@@ -76,6 +80,7 @@ static u16 sa_load_of(const struct module *mod)
 	l->mod = mod;
 	strscpy(l->name, mod->name, sizeof(l->name));
 	l->seq = seq;
+	l->sites = 0;
 	return sa_nr_loads;
 }
 
@@ -139,7 +144,7 @@ static void sa_load_retire(const struct module *mod, u16 owner, bool init)
 
 	sa_loads_text(mod, init, &start, &end);
 	if (start < end)
-		sa_sites_retire(start, end, owner);
+		sa_sites_retire(start, end, owner, &sa_load_at(owner)->sites);
 }
 
 static int sa_loads_event(struct notifier_block *nb, unsigned long state,
@@ -159,14 +164,12 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		break;
 	case MODULE_STATE_LIVE:
 		/* Its init text is freed next: its sites are done with. */
-		sa_names_resolve_all();
 		sa_load_retire(mod, sa_load_of(mod), true);
 		/* Nor does a capture rule capture there any more. */
 		sa_capture_module(mod->name, mod, MODULE_STATE_LIVE);
 		break;
 	case MODULE_STATE_GOING:
 		sa_nr_unloads++;
-		sa_names_resolve_all();
 		owner = sa_load_of(mod);
 		/* Its init text too, when it failed before going live. */
 		sa_load_retire(mod, owner, true);
@@ -175,7 +178,7 @@ static int sa_loads_event(struct notifier_block *nb, unsigned long state,
 		if (owner == SA_LOAD_LOST)
 			break;
 		sa_loads[owner - 1].mod = NULL;
-		sa_unload_verdict(owner);
+		sa_unload_verdict(owner, sa_loads[owner - 1].sites);
 		break;
 	}
 	mutex_unlock(&sa_ctl_lock);

@@ -132,6 +132,15 @@ const char *sa_site_name(struct sa_site *e, char *buf)
 	return sa_names + sym - 1;
 }
 
+void sa_name_keep(struct sa_site *e)
+{
+	static char buf[KSYM_SYMBOL_LEN];	/* under sa_ctl_lock */
+
+	lockdep_assert_held(&sa_ctl_lock);
+	if (!sa_site_cold(e)->sym)
+		sa_name_resolve(e, buf);
+}
+
 void sa_names_resolve_all(void)
 {
 	static char buf[KSYM_SYMBOL_LEN];	/* under sa_ctl_lock */

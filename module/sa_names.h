@@ -19,6 +19,11 @@ void sa_names_free(void);
 
 /* Under sa_ctl_lock: name every site that has no name yet. */
 void sa_names_resolve_all(void);
+/*
+ * Under sa_ctl_lock: name @e now if it has no name yet (its code is about
+ * to go: sa_sites_retire()).  A context row's name is its parent's.
+ */
+void sa_name_keep(struct sa_site *e);
 
 /*
  * Under sa_ctl_lock: the name of @e's caller as %pS prints it, resolved

@@ -22,6 +22,7 @@
 #include "sa_core.h"
 #include "sa_ctx.h"
 #include "sa_kmem_cache.h"
+#include "sa_names.h"
 #include "sa_sites.h"
 #include "sa_unwrap.h"
 
@@ -386,11 +387,27 @@ struct sa_site *sa_site_new_child(struct sa_site *parent)
 	/* Named before the parent was published: not written since. */
 	memcpy(sa_site_cold(c)->name, sa_site_cold(parent)->name, SA_NAME_LEN);
 	sa_site_cold(c)->hidden = 0;
+	/* Its .children and .next are 0: no list holds an unpublished row. */
 	return c;
 }
 
-void sa_site_publish_child(struct sa_site *c)
+void sa_site_publish_child(struct sa_site *parent, struct sa_site *c)
 {
+	u32 *first = &sa_site_cold(parent)->children;
+	u32 link = (u32)(c - sa_sites) + 1, old = READ_ONCE(*first), was;
+
+	/*
+	 * On its parent's list of children, for retirement and the unload
+	 * verdict: the link, then the head by cmpxchg (a full barrier: the
+	 * row is complete when a walk of the list reaches it).
+	 */
+	for (;;) {
+		WRITE_ONCE(sa_site_cold(c)->next, old);
+		was = cmpxchg(first, old, link);
+		if (was == old)
+			break;
+		old = was;
+	}
 	/* For readers of the whole table. */
 	smp_store_release(&c->ready, 1);
 }
@@ -427,36 +444,50 @@ struct sa_site *sa_site_shown(unsigned int idx, unsigned int n, u32 gen,
 	return NULL;
 }
 
-void sa_sites_retire(unsigned long start, unsigned long end, u16 owner)
+void sa_sites_retire(unsigned long start, unsigned long end, u16 owner,
+		     u32 *first)
 {
-	unsigned int i, n;
-	unsigned long h;
+	unsigned long h, rows = 0;
+	u32 link;
 
 	lockdep_assert_held(&sa_ctl_lock);
+	/*
+	 * Every slot of the hash, one pointer each: what a module's unload
+	 * costs whatever its rows (2 x max_sites slots or more), while the
+	 * names looked up and the verdict after it are only of the rows
+	 * listed here.
+	 */
 	for (h = 0; h <= sa_site_hash_mask; h++) {
-		struct sa_site *e = READ_ONCE(sa_site_hash[h]);
+		struct sa_site *e = READ_ONCE(sa_site_hash[h]), *c;
 
-		if (e != &sa_site_vacant && e != &sa_site_retired &&
-		    e->call_site >= start && e->call_site < end) {
-			e->owner = owner;
-			WRITE_ONCE(sa_site_hash[h], &sa_site_retired);
-		}
 		if (!(h % 4096))
 			cond_resched();
-	}
-	/*
-	 * Context rows of those sites: never in the hash, they are found
-	 * through their parent, which a later allocation there no longer
-	 * finds.  Those of an earlier load's retired sites keep its owner.
-	 */
-	n = sa_sites_seen();
-	for (i = 0; i < n; i++) {
-		struct sa_site *e = sa_site_at(i);
-
-		if (sa_site_ready(e) && sa_ctx_is_child(i) && !e->owner &&
-		    e->call_site >= start && e->call_site < end)
-			e->owner = owner;
-		if (!(i % 4096))
-			cond_resched();
+		if (e == &sa_site_vacant || e == &sa_site_retired ||
+		    e->call_site < start || e->call_site >= end)
+			continue;
+		/* Named while its code is there (its rows' name). */
+		sa_name_keep(e);
+		e->owner = owner;
+		WRITE_ONCE(sa_site_hash[h], &sa_site_retired);
+		/* Each site is retired once: the list has no cycle. */
+		sa_site_cold(e)->next = *first;
+		*first = (u32)(e - sa_sites) + 1;
+		/*
+		 * Its context rows: never in the hash, found through their
+		 * parent, which a later allocation there no longer finds.
+		 * The list's head and each link are read once (they pair
+		 * with sa_site_publish_child()'s cmpxchg by the index's
+		 * dependency).  A row put on the list after this read is
+		 * made by an allocation in code that is gone: it runs
+		 * after the module's exit (or init) function returned,
+		 * only in a module whose text is freed under it.
+		 */
+		link = READ_ONCE(sa_site_cold(e)->children);
+		for (; (c = sa_site_link(link));
+		     link = READ_ONCE(sa_site_cold(c)->next)) {
+			c->owner = owner;
+			if (!(++rows % 4096))
+				cond_resched();
+		}
 	}
 }

@@ -67,11 +67,12 @@ void sa_site_set_fast(struct sa_site *e);
 /*
  * Any context: an entry for a child row of @parent (sa_ctx.c), filled as
  * its parent's but for its counters, not yet published; NULL when the
- * table is full.  Published once it is in the child table, or given back
- * as this CPU's spare entry.
+ * table is full.  Published once it is in the child table (put on its
+ * parent's list of children first), or given back as this CPU's spare
+ * entry.
  */
 struct sa_site *sa_site_new_child(struct sa_site *parent);
-void sa_site_publish_child(struct sa_site *c);
+void sa_site_publish_child(struct sa_site *parent, struct sa_site *c);
 void sa_site_spare(struct sa_site *c);
 
 /*
@@ -139,8 +140,18 @@ void sa_sites_reset(void);
 /*
  * Under sa_ctl_lock, the code in [@start, @end) gone (load @owner's):
  * its sites leave the hash, marked @owner's (rows kept, never found by a
- * later allocation at their addresses).
+ * later allocation at their addresses), and go on the load's list of
+ * retired sites, whose first is *@first (an index + 1, 0 for none; the
+ * next is sa_site_cold.next).  Their child rows are marked @owner's too
+ * (found through each site's own list, not by a walk of the table).
  */
-void sa_sites_retire(unsigned long start, unsigned long end, u16 owner);
+void sa_sites_retire(unsigned long start, unsigned long end, u16 owner,
+		     u32 *first);
+
+/* An index + 1 of a list of rows (0: none) as the row, or NULL. */
+static inline struct sa_site *sa_site_link(u32 link)
+{
+	return link ? sa_site_at(link - 1) : NULL;
+}
 
 #endif /* SLAB_ACCOUNT_SITES_H */

@@ -10,8 +10,17 @@
  * (docs/format.md), whose site lines name the sites as the main file's
  * retired rows do, so that a reader sees which of those objects were
  * freed later.  Everything here runs in process context under
- * sa_ctl_lock (the module notifier: a blocking chain, which may sleep),
- * and the walks over the site and object tables yield the CPU as they go.
+ * sa_ctl_lock (the module notifier: a blocking chain, which may sleep,
+ * and which every module load and unload on the system waits for), and
+ * every walk yields the CPU as it goes.  What an unload costs there:
+ * retirement (sa_sites_retire()) reads every slot of the site hash, one
+ * pointer each, and the load's own rows; the verdict views only the
+ * load's rows (its retired sites and their child rows, by the lists
+ * retirement made), each a sum over every CPU with counters; and, when
+ * they hold objects, the ages scan the whole object table (every key of
+ * every bucket, up to max_objects, at a read of one line per bucket,
+ * into an array of one entry per row of the site table, allocated for
+ * the scan), because objects are found by address, not by site.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,11 +127,31 @@ static void sa_unload_keep(struct sa_unload *u)
 	sa_unloads[i] = u;
 }
 
-void sa_unload_verdict(u16 owner)
+/* Count row @e of @u's load in @u, if it holds objects. */
+static void sa_unload_row(struct sa_unload *u, struct sa_site *e)
 {
-	unsigned int i, n = sa_sites_seen();
+	struct sa_unload_site s = { .site = e - sa_sites };
 	struct sa_site_view v;
+
+	sa_site_view(e, &v);
+	if (!v.objs)
+		return;
+	s.objs = v.objs;
+	s.bytes = v.live;
+	s.req = v.live_req;
+	u->objs += s.objs;
+	u->bytes += s.bytes;
+	u->req += s.req;
+	u->sites++;
+	sa_unload_rank(u, &s);
+}
+
+void sa_unload_verdict(u16 owner, u32 first)
+{
+	struct sa_site *e, *c;
 	struct sa_unload *u;
+	unsigned long rows = 0;
+	u32 link;
 
 	lockdep_assert_held(&sa_ctl_lock);
 	u = kzalloc(sizeof(*u), GFP_KERNEL | __GFP_NOWARN);
@@ -134,32 +163,27 @@ void sa_unload_verdict(u16 owner)
 	}
 	u->owner = owner;
 	u->when = get_jiffies_64() - sa_epoch;
-	for (i = 0; i < n; i++) {
-		struct sa_site *e = sa_site_at(i);
-		struct sa_unload_site s = { .site = i };
-
-		/*
-		 * A module's sites are summed over every CPU with counters:
-		 * with many of either this is long, and a kernel that is not
-		 * preemptible would report a soft lockup.  The module
-		 * notifier runs in process context and may sleep (a blocking
-		 * notifier chain, under our mutex).
-		 */
-		if (!(i % 64))
+	/*
+	 * The load's retired sites and their child rows: the lists that
+	 * sa_sites_retire() made and walked (a child row's owner says
+	 * whether the walk reached it), each row summed over every CPU
+	 * with counters.  With many of either this is long, and a kernel
+	 * that is not preemptible would report a soft lockup: the module
+	 * notifier runs in process context and may sleep (a blocking
+	 * notifier chain, under our mutex).
+	 */
+	for (e = sa_site_link(first); e; e = sa_site_link(sa_site_cold(e)->next)) {
+		sa_unload_row(u, e);
+		link = READ_ONCE(sa_site_cold(e)->children);
+		for (; (c = sa_site_link(link));
+		     link = READ_ONCE(sa_site_cold(c)->next)) {
+			if (c->owner == owner)
+				sa_unload_row(u, c);
+			if (!(++rows % 64))
+				cond_resched();
+		}
+		if (!(++rows % 64))
 			cond_resched();
-		if (!sa_site_ready(e) || READ_ONCE(e->owner) != owner)
-			continue;
-		sa_site_view(e, &v);
-		if (!v.objs)
-			continue;
-		s.objs = v.objs;
-		s.bytes = v.live;
-		s.req = v.live_req;
-		u->objs += s.objs;
-		u->bytes += s.bytes;
-		u->req += s.req;
-		u->sites++;
-		sa_unload_rank(u, &s);
 	}
 	if (u->objs) {
 		sa_unload_ages(u);

@@ -10,10 +10,11 @@
 
 /*
  * Under sa_ctl_lock, when load @owner's module has gone and its sites are
- * retired: keep its verdict (the last SA_UNLOADS_KEPT are kept) and, if
- * it left objects live, say so in the kernel log.
+ * retired (@first: the first of them, as sa_sites_retire() lists them):
+ * keep its verdict (the last SA_UNLOADS_KEPT are kept) and, if it left
+ * objects live, say so in the kernel log.
  */
-void sa_unload_verdict(u16 owner);
+void sa_unload_verdict(u16 owner, u32 first);
 
 /* The file; 0 or -ENOMEM.  Gone, and no reader still in it. */
 int sa_unloads_create(void);

@@ -306,7 +306,7 @@ build_row() {	# build_row test|demo|gate|fixtures
 	cp "$out/mod/slab_account.ko" "$out/sa_test/sa_test.ko" \
 		"$out/sa_test/sa_stress.ko" "$out/sa_test/sa_age.ko" \
 		"$out/sa_test/sa_leak.ko" "$out/sa_test/sa_leak_b.ko" \
-		"$out/sa_test/sa_ctx.ko" \
+		"$out/sa_test/sa_ctx.ko" "$out/sa_test/sa_tree.ko" \
 		"$out/rootfs/lib/slab_account/"
 	log "building the reader (static)"
 	make -s -C "$SA_ROOT/userspace" STATIC=1 CC="${CROSS_COMPILE}gcc" \

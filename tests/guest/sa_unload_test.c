@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -28,6 +29,10 @@
 #define UNLOADS		"/proc/slab_account_unloads"
 #define SLABACCT	"/usr/bin/slabacct"
 #define NSITES		4
+/* a_load_with_many_rows: sa_tree's levels, the tables it loads with. */
+#define TREE_DEPTH	14
+#define TREE_SITES	65536
+#define TREE_STACKS	32768
 
 /* sa_leak.c's sites, in its books' order, and what leak=1 leaves. */
 static const struct {
@@ -128,6 +133,18 @@ static int matches(const char *text, const char *pattern)
 	return ok;
 }
 
+/* The time unload_verdict()'s last unload took (reported, never judged). */
+static double last_unload_secs;
+
+/* Seconds of the monotonic clock (reported, never a verdict of a test). */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* /dev/kmsg open at its end: kmsg_since() reads the records after it. */
 static int kmsg_from_now(void)
 {
@@ -217,6 +234,7 @@ static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
 {
 	unsigned long long objs = 0, bytes = 0, req = 0, nsites = 0;
 	char *text, *last, re[1024], site[256];
+	double secs;
 	int kmsg, n;
 
 	for (int i = 0; i < NSITES; i++) {
@@ -246,7 +264,10 @@ static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
 			 t[1].live, mod, t[0].objs, t[0].live);
 	kmsg = kmsg_from_now();
 	ASSERT_LE(0, kmsg);
+	secs = now();
 	ASSERT_EQ(0, sa_module_unload(mod));
+	secs = now() - secs;
+	last_unload_secs = secs;
 	text = kmsg_since(kmsg);
 	ASSERT_NE(NULL, text);
 	n = times(text, re);
@@ -280,8 +301,8 @@ static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
 		EXPECT_TRUE(matches(last, buf_re)) TH_LOG("%s", buf_re);
 		EXPECT_TRUE(matches(last, table_re)) TH_LOG("%s", table_re);
 	}
-	ksft_print_msg("report: unload: %s load %u: %llu objects, %llu bytes, %llu requested, %llu sites left live\n",
-		       mod, load, objs, bytes, req, nsites);
+	ksft_print_msg("report: unload: %s load %u: %llu objects, %llu bytes, %llu requested, %llu sites left live (its unload took %.3f s)\n",
+		       mod, load, objs, bytes, req, nsites, secs);
 	free(text);
 }
 
@@ -316,8 +337,20 @@ FIXTURE_SETUP(unload)
 
 FIXTURE_TEARDOWN(unload)
 {
+	char *stacks;
+
 	sa_module_unload("sa_leak");
 	sa_module_unload("sa_leak_b");
+	/* a_load_with_many_rows stopped part way: the usual load again. */
+	if (sa_module_loaded("sa_tree"))
+		sa_module_unload("sa_tree");
+	if (!sa_read_file("/sys/module/slab_account/parameters/max_stacks",
+			  &stacks, NULL)) {
+		if (strtoul(stacks, NULL, 10) == TREE_STACKS &&
+		    !sa_module_unload("slab_account"))
+			sa_restore();
+		free(stacks);
+	}
 }
 
 /*
@@ -498,6 +531,98 @@ TEST_F(unload, another_module_never_joins)
 	rows_are_books(_metadata, &s, "sa_leak_b", 0, tb);
 	rows_are_books(_metadata, &s, "sa_leak", load, t);
 	sa_snap_free(&s);
+}
+
+/*
+ * The newest record of the unloads file (from its "\n" before), in
+ * *@text (to free); NULL when there is none.
+ */
+static char *last_record(char **text)
+{
+	char *last = NULL;
+
+	if (sa_read_file(UNLOADS, text, NULL))
+		return NULL;
+	for (char *p = *text; (p = strchr(p, '\n')); p++)
+		if (p[1] >= '0' && p[1] <= '9')
+			last = p;
+	return last;
+}
+
+/*
+ * A load that owns many rows: sa_tree.ko's one site under capture, reached
+ * by 2^TREE_DEPTH stacks, a child row each (one object each, all left live
+ * at its unload), in a table of TREE_SITES rows.  Another module's unload
+ * (sa_leak, 5 objects) meanwhile gives its exact verdict; sa_tree's own
+ * gives its exact verdict, one row per stack; and the kernel log says
+ * nothing of a CPU held too long (soft lockup, RCU stall, hung task) or
+ * of a lock or sleep in the wrong context (lockdep, "sleeping function")
+ * from slab_account's load to the end.  The unloads' times are reported:
+ * the verdict walks only the unloading load's rows.
+ */
+
+TEST_F(unload, a_load_with_many_rows)
+{
+	const char *extra = getenv("SA_LOAD_PARAMS");
+	unsigned long long n = 1ULL << TREE_DEPTH;
+	struct sa_truth tt, t[NSITES];
+	char params[512], re[1024], *text, *last;
+	double t_load, t_leak, t_tree;
+	int kmsg, cpus = 0;
+
+	snprintf(params, sizeof(params), "max_sites=%d max_stacks=%d%s%s",
+		 TREE_SITES, TREE_STACKS, extra ? " " : "", extra ? extra : "");
+	kmsg = kmsg_from_now();
+	ASSERT_LE(0, kmsg);
+	ASSERT_EQ(0, sa_module_unload("slab_account"));
+	ASSERT_EQ(0, sa_module_load("slab_account", params)) TH_LOG("%s", params);
+	/*
+	 * A module rule names a loaded module and then waits for its next
+	 * load: sa_tree's first load (one object, left live) makes it.
+	 */
+	ASSERT_EQ(0, sa_module_load("sa_tree", "depth=0"));
+	ASSERT_EQ(0, sa_cmd("capture module:sa_tree"));
+	ASSERT_EQ(0, sa_module_unload("sa_tree"));
+
+	t_load = now();
+	snprintf(params, sizeof(params), "depth=%d", TREE_DEPTH);
+	ASSERT_EQ(0, sa_module_load("sa_tree", params));
+	t_load = now() - t_load;
+	ASSERT_EQ(1, sa_truth_read_file("/proc/sa_tree", &tt, 1, &cpus));
+	ASSERT_EQ(0, sa_truth_to_stride(&tt, NULL));
+	ASSERT_EQ(n, tt.objs);
+
+	/* Another module's unload, slab_account's first load of it. */
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
+	ASSERT_EQ(0, books("sa_leak", t));
+	unload_verdict(_metadata, "sa_leak", 1, t, 1);
+	t_leak = last_unload_secs;
+
+	/* sa_tree's: every object, every row (one a stack). */
+	t_tree = now();
+	ASSERT_EQ(0, sa_module_unload("sa_tree"));
+	t_tree = now() - t_tree;
+	last = last_record(&text);
+	ASSERT_NE(NULL, last);
+	snprintf(re, sizeof(re), "^\n[0-9]+ sa_tree 2 %llu %llu %llu %llu\n",
+		 n, tt.live, tt.live_req, n);
+	EXPECT_TRUE(matches(last, re)) TH_LOG("last record: %.200s; want %s", last, re);
+	free(text);
+
+	text = kmsg_since(kmsg);
+	ASSERT_NE(NULL, text);
+	snprintf(re, sizeof(re),
+		 "slab_account: sa_tree \\(load 2\\) unloaded with %llu objects still live \\(%llu bytes, %llu requested\\) from %llu call sites: sa_tree_site\\+",
+		 n, tt.live, tt.live_req, n);
+	EXPECT_EQ(1, times(text, re)) TH_LOG("not logged once: %s", re);
+	EXPECT_EQ(0, times(text, "soft lockup|rcu.*stall|blocked for more than|BUG:|WARNING:|lockdep|sleeping function"))
+		TH_LOG("the kernel log: %s", text);
+	free(text);
+	ksft_print_msg("report: many rows: %u sites, sa_tree's %llu rows (one per stack) made in %.3f s; sa_leak's unload (5 objects) %.3f s, sa_tree's (%llu objects) %.3f s\n",
+		       TREE_SITES, n, t_load, t_leak, n, t_tree);
+
+	ASSERT_EQ(0, sa_module_unload("slab_account"));
+	ASSERT_EQ(0, sa_restore());
 }
 
 SA_SELFTEST_MAIN(0)
