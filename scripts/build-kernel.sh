@@ -13,7 +13,8 @@
 #           preemption), DEBUG_OBJECTS (timers, work, RCU heads, percpu
 #           counters, frees), DEBUG_KMEMLEAK, DEBUG_LIST, FAILSLAB,
 #           FAIL_PAGE_ALLOC and FAIL_FUNCTION (fault injection through
-#           debugfs);
+#           debugfs), CPU_HOTPLUG_STATE_CONTROL (a CPU can be stopped at
+#           a hotplug state between offline and online);
 #   map     trixie's 6.12 for x86_64, for the peers' bench
 #           (scripts/bench.sh): memory allocation profiling compiled in
 #           and off until `sysctl vm.mem_profiling=1`, no debugging, close
@@ -269,6 +270,8 @@ CONFIG_FAIL_PAGE_ALLOC=y
 CONFIG_FAULT_INJECTION_DEBUG_FS=y
 CONFIG_FUNCTION_ERROR_INJECTION=y
 CONFIG_FAIL_FUNCTION=y
+CONFIG_HOTPLUG_CPU=y
+CONFIG_CPU_HOTPLUG_STATE_CONTROL=y
 # CONFIG_DEBUG_INFO is not set
 CONFIG
 	;;
