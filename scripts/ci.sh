@@ -578,12 +578,28 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		echo - > "$MATRIX/$tag.suite"
 		return
 	fi
+	# Only the debug kernel has CPU_HOTPLUG_STATE_CONTROL: elsewhere no
+	# CPU can be stopped between offline and online.
+	[ "$row" = "$SA_DEBUG_ROW" ] || skips="reload.cpu_parked_at_load"
 	if [ "$row" = "$SA_VENDOR_ROW" ]; then
 		# No kprobes: the paths beyond the tracepoints and the
 		# helpers cannot be found; the tests say so.  No CPU hotplug
 		# (HOTPLUG_CPU off): no CPU can come online after the load.
-		skips="global.exact_on_every_path global.helpers_name_their_callers"
+		skips+=" global.exact_on_every_path global.helpers_name_their_callers"
 		skips+=" reload.cpu_online_after_load global.peak_offline_fold"
+	fi
+	# With $SA_TESTS, only the skips of the programs it runs (a subtest
+	# "fixture.name" is TEST_F(fixture, name) or, fixture global,
+	# TEST(name) in tests/guest/<program>.c).
+	if [ -n "${SA_TESTS:-}" ]; then
+		local s prog kept=""
+		for s in $skips; do
+			prog=$(grep -lE "^TEST(_F)?\((${s%%.*}, )?${s#*.}\)" \
+				"$SA_ROOT"/tests/guest/*_test.c | head -n 1 || true)
+			prog=${prog##*/}
+			! in_list "${prog%.c}" "$SA_TESTS" || kept+=" $s"
+		done
+		skips=$kept
 	fi
 	if [ "$row" = "$SA_DEBUG_ROW" ]; then
 		# KASAN, lockdep and kmemleak under TCG: several times slower;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unloading slab_account while objects it tracks are live, loading it
- * again, and freeing those objects afterwards; what every load asks the
- * kernel (whether it calls tracepoint probes preemptible).
+ * again, and freeing those objects afterwards; loading it while a CPU is
+ * offline or stopped part way up; what every load asks the kernel
+ * (whether it calls tracepoint probes preemptible).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +215,158 @@ TEST_F(reload, cpu_online_after_load)
 		       sa_snap_key(&b, "counter cpus"));
 	sa_snap_free(&a);
 	sa_snap_free(&b);
+}
+
+/*
+ * The number of the hotplug state named @name (a line "%3d: NAME" of
+ * /sys/devices/system/cpu/hotplug/states), or -1.
+ */
+static int hotplug_state(const char *name)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/hotplug/states", "r");
+	char line[128], *p;
+	int state = -1;
+
+	if (!f)
+		return -1;
+	while (state < 0 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		p = strchr(line, ':');
+		if (p && !strcmp(p + 1 + strspn(p + 1, " "), name))
+			state = atoi(line);
+	}
+	fclose(f);
+	return state;
+}
+
+/* CPU @cpu's hotplug state (its hotplug/state file), or -1. */
+static int cpu_hotplug_state(int cpu)
+{
+	char path[80], *buf;
+	size_t len;
+	int state;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/hotplug/state", cpu);
+	if (sa_read_file(path, &buf, &len))
+		return -1;
+	state = atoi(buf);
+	free(buf);
+	return state;
+}
+
+/* CPU @cpu taken up or down to hotplug state @state: 0 or the errno. */
+static int cpu_hotplug_target(int cpu, int state)
+{
+	char path[80], num[16];
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/hotplug/target", cpu);
+	snprintf(num, sizeof(num), "%d", state);
+	return sa_write(path, num, strlen(num));
+}
+
+/*
+ * A CPU stopped on its way up past slab_account's prepare state's slot
+ * while slab_account is loaded again: a CPU the load must give counters
+ * (it is present, not online), since going on up it runs only the states
+ * after the one it is stopped at.  The stop is sa_test's "sa_test:park"
+ * state, installed while slab_account holds its slot, so that it takes a
+ * later one, as a subsystem's prepare state installed after slab_account
+ * would; only a kernel with CPU_HOTPLUG_STATE_CONTROL stops a CPU at a
+ * state between offline and online.  Brought online, the CPU's counts
+ * are exact.
+ */
+TEST_F(reload, cpu_parked_at_load)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu = last_online_cpu(), sa, park, bringup, full, n, count, err;
+	unsigned long long cpus;
+	struct sa_truth t[32];
+	struct sa_snap a;
+	char path[64], err_msg[256];
+
+	sa_cpu_online_path(path, sizeof(path), cpu);
+	if (online < 2 || cpu < 1)
+		SKIP(return, "no CPU to take offline (%ld online)", online);
+	if (access(path, W_OK))
+		SKIP(return, "no CPU hotplug in this kernel (no %s)", path);
+	ASSERT_EQ(0, sa_write(SA_TEST_PROC, "park", 4));
+	park = hotplug_state("sa_test:park");
+	ASSERT_LT(0, park);
+
+	ASSERT_EQ(0, cpu_set_online(cpu, 0)) TH_LOG("CPU %d offline", cpu);
+	err = cpu_hotplug_target(cpu, park);
+	if (err == EINVAL) {
+		cpu_set_online(cpu, 1);
+		SKIP(return, "this kernel stops no CPU between offline and online (no CPU_HOTPLUG_STATE_CONTROL): state %d refused",
+		     park);
+	}
+	ASSERT_EQ(0, err) TH_LOG("CPU %d to state %d", cpu, park);
+	sa = hotplug_state("slab_account:counters");
+	bringup = hotplug_state("cpu:bringup");
+	full = hotplug_state("online");
+	/* Prepare states, slab_account's first, both before the bringup. */
+	ASSERT_LT(0, sa);
+	ASSERT_LT(sa, park);
+	ASSERT_LT(park, bringup);
+	ASSERT_LT(bringup, full);
+	ASSERT_EQ(park, cpu_hotplug_state(cpu));
+	ASSERT_EQ(online - 1, sysconf(_SC_NPROCESSORS_ONLN));
+
+	if (sa_module_unload("slab_account") ||
+	    sa_module_load("slab_account", NULL)) {
+		cpu_set_online(cpu, 1);
+		ASSERT_TRUE(0) TH_LOG("reload with CPU %d at state %d", cpu,
+				      park);
+	}
+	/* The load took the lowest slot free: before the CPU's. */
+	sa = hotplug_state("slab_account:counters");
+	ASSERT_LT(0, sa);
+	ASSERT_LT(sa, park);
+	cpus = sa_key_now("counter cpus");
+	if (cpus != (unsigned long long)online) {
+		/*
+		 * The CPU would come online with no counters, its probes
+		 * writing through a NULL array: slab_account goes first.
+		 */
+		sa_module_unload("slab_account");
+		cpu_set_online(cpu, 1);
+		ASSERT_EQ((unsigned long long)online, cpus)
+			TH_LOG("counters at load with CPU %d at state %d",
+			       cpu, park);
+	}
+	ASSERT_EQ(0, cpu_set_online(cpu, 1)) TH_LOG("CPU %d online", cpu);
+	ASSERT_EQ(full, cpu_hotplug_state(cpu));
+	ASSERT_EQ(online, sysconf(_SC_NPROCESSORS_ONLN));
+	EXPECT_EQ(cpus, sa_key_now("counter cpus"));
+
+	/* Counted on the CPU that came up: exact (as cpu_online_after_load). */
+	ASSERT_EQ(0, sa_write_on(cpu, SA_TEST_PROC, "run", 3));
+	n = sa_truth_read(t, 32, &count);
+	ASSERT_LE(2, n);
+	ASSERT_EQ(0, sa_snap_read(&a, err_msg, sizeof(err_msg)))
+		TH_LOG("%s", err_msg);
+	ASSERT_STREQ("sa_test_alloc_kmalloc100", t[0].func);
+	ASSERT_STREQ("sa_test_alloc_cache", t[1].func);
+	ASSERT_EQ(0, sa_truth_to_stride(&t[0], NULL));
+	ASSERT_EQ(0, sa_truth_to_stride(&t[1], "sa_test_cache"));
+	for (int i = 0; i < 2; i++) {
+		const struct sa_row *r = sa_snap_row(&a, t[i].func, &count);
+
+		ASSERT_NE(NULL, r) TH_LOG("no row for %s", t[i].func);
+		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", t[i].func);
+	}
+	ksft_print_msg("report: parked: CPU %d stopped at state %d (sa_test:park), slab_account's state %d, loaded again: counters for %llu CPUs; online: %s %llu allocs, %llu bytes, %llu live exact\n",
+		       cpu, park, sa, cpus, t[0].func, t[0].allocs, t[0].total,
+		       t[0].live);
+	sa_snap_free(&a);
+	EXPECT_EQ(0, sa_write(SA_TEST_PROC, "unpark", 6));
 }
 
 /*

@@ -79,12 +79,20 @@
  *                every allocation and free, and the objects the thread
  *                holds while it runs (live, objs)
  *
+ * Writing "park" installs a hotplug state of its own, "sa_test:park", in
+ * the dynamic prepare range (the lowest slot free, no callbacks): a state
+ * a CPU coming up can be stopped at (CPU_HOTPLUG_STATE_CONTROL), as a
+ * subsystem's prepare state installed after slab_account's would be.
+ * Its number is in /sys/devices/system/cpu/hotplug/states.  "unpark" (and
+ * the unload) removes it.
+ *
  * At load, sa_test_alloc_init (__init code, freed after init) allocates a
  * kmalloc(72) kept until unload: its row must keep its caller's name.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -896,6 +904,30 @@ static int sat_open(struct inode *inode, struct file *file)
 	return single_open(file, sat_show, NULL);
 }
 
+/* The "sa_test:park" hotplug state's number, 0 when not installed. */
+static int sat_park_state;
+
+static int sat_park(void)
+{
+	int ret;
+
+	if (sat_park_state)
+		return -EBUSY;
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "sa_test:park",
+					NULL, NULL);
+	if (ret < 0)
+		return ret;
+	sat_park_state = ret;
+	return 0;
+}
+
+static void sat_unpark(void)
+{
+	if (sat_park_state)
+		cpuhp_remove_state_nocalls(sat_park_state);
+	sat_park_state = 0;
+}
+
 static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
@@ -933,6 +965,10 @@ static ssize_t sat_write(struct file *file, const char __user *ubuf,
 		ret = sat_cycle_start(n, cpu) ?: ret;
 	} else if (!strcmp(buf, "stop")) {
 		sat_cycle_stop();
+	} else if (!strcmp(buf, "park")) {
+		ret = sat_park() ?: ret;
+	} else if (!strcmp(buf, "unpark")) {
+		sat_unpark();
 	} else {
 		ret = -EINVAL;
 	}
@@ -988,6 +1024,7 @@ static int __init sat_init(void)
 static void __exit sat_exit(void)
 {
 	proc_remove(sat_proc);
+	sat_unpark();
 	timer_delete_sync(&sat_timer);
 	hrtimer_cancel(&sat_hrtimer);
 	sat_free_all();
