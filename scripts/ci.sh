@@ -98,6 +98,14 @@ SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 # rows to check; the main boot's one node checks its refusal): amd64 6.1
 # and 7.2, whose Debian kernels have CONFIG_NUMA.
 SA_NUMA_ROWS=${SA_NUMA_ROWS-$primary sid:amd64:amd64}
+# Rows that also boot the scale collection (slab_account_scale:
+# sa_unload_test with SA_MANY_ROWS=max, whose a_load_with_many_rows
+# unloads a module owning a million rows of a table of 2^20 sites, on
+# $SA_SCALE_SMP vCPUs and $SA_SCALE_MEM MB, with a soft lockup reported
+# after 2 s).
+SA_SCALE_ROWS=${SA_SCALE_ROWS-$primary}
+SA_SCALE_SMP=${SA_SCALE_SMP:-4}
+SA_SCALE_MEM=${SA_SCALE_MEM:-2560}
 MATRIX="$SA_ROOT/build/matrix"
 # The row being built (run_row): its variant and tag.
 ROW_VARIANT="" TAG=""
@@ -627,6 +635,15 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-numa"
 		grep -q 'split_node: 2 NUMA nodes online' "$out/boot-numa/ktap.clean" ||
 			die "the NUMA boot's sa_context_test did not see two nodes"
+	fi
+	if in_list "$row" "$SA_SCALE_ROWS"; then
+		log "scale boot: sa_unload_test with a table of 2^20 sites ($SA_SCALE_SMP vCPUs, $SA_SCALE_MEM MB)"
+		boot_row test "$out/boot-scale" --smp "$SA_SCALE_SMP" \
+			--mem "$SA_SCALE_MEM" --timeout "$tmo" \
+			--append "${env}SA_MANY_ROWS=max sa.suite=slab_account_scale"
+		"$SA_ROOT/scripts/check-boot.sh" "${check[@]}" "$out/boot-scale"
+		grep -q 'report: many rows: 1048576 sites' "$out/boot-scale/ktap.clean" ||
+			die "the scale boot's a_load_with_many_rows did not run with 2^20 sites"
 	fi
 	if in_list "$row" "$SA_REL_ROWS"; then
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"

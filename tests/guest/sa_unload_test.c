@@ -29,10 +29,54 @@
 #define UNLOADS		"/proc/slab_account_unloads"
 #define SLABACCT	"/usr/bin/slabacct"
 #define NSITES		4
-/* a_load_with_many_rows: sa_tree's levels, the tables it loads with. */
-#define TREE_DEPTH	14
-#define TREE_SITES	65536
-#define TREE_STACKS	32768
+#define WATCHDOG	"/proc/sys/kernel/watchdog_thresh"
+
+/*
+ * a_load_with_many_rows's sizes: sa_tree's sites and levels, the tables
+ * slab_account loads with (max_objects 0: its default), and the soft
+ * lockup detector's threshold for the test (0: left as it is).  The usual
+ * ones, or with SA_MANY_ROWS=max in the environment (scripts/ci.sh's
+ * scale boot, on a guest with the memory and CPUs for it) the largest
+ * site table slab_account takes, 2^20 sites, with 55 sites of 2^14 stacks
+ * each, a row each (901,120 rows: context rows may take the table up to
+ * its last eighth), and a soft lockup reported after 2 s.
+ */
+struct tree_size {
+	unsigned int sites, depth;
+	unsigned long max_sites, max_stacks, max_objects;
+	int watchdog_thresh;
+};
+
+static const struct tree_size tree_usual = {
+	.sites = 1, .depth = 14, .max_sites = 65536, .max_stacks = 32768,
+};
+
+static const struct tree_size tree_max = {
+	.sites = 55, .depth = 14, .max_sites = 1UL << 20,
+	.max_stacks = 1UL << 20, .max_objects = 1UL << 21,
+	.watchdog_thresh = 1,
+};
+
+static const struct tree_size *tree_size(void)
+{
+	const char *v = getenv("SA_MANY_ROWS");
+
+	return v && !strcmp(v, "max") ? &tree_max : &tree_usual;
+}
+
+/* The soft lockup threshold before the test changed it, or -1. */
+static int watchdog_saved = -1;
+
+static void watchdog_restore(void)
+{
+	char v[16];
+
+	if (watchdog_saved < 0)
+		return;
+	snprintf(v, sizeof(v), "%d", watchdog_saved);
+	sa_write(WATCHDOG, v, strlen(v));
+	watchdog_saved = -1;
+}
 
 /* sa_leak.c's sites, in its books' order, and what leak=1 leaves. */
 static const struct {
@@ -342,11 +386,12 @@ FIXTURE_TEARDOWN(unload)
 	sa_module_unload("sa_leak");
 	sa_module_unload("sa_leak_b");
 	/* a_load_with_many_rows stopped part way: the usual load again. */
+	watchdog_restore();
 	if (sa_module_loaded("sa_tree"))
 		sa_module_unload("sa_tree");
 	if (!sa_read_file("/sys/module/slab_account/parameters/max_stacks",
 			  &stacks, NULL)) {
-		if (strtoul(stacks, NULL, 10) == TREE_STACKS &&
+		if (strtoul(stacks, NULL, 10) == tree_size()->max_stacks &&
 		    !sa_module_unload("slab_account"))
 			sa_restore();
 		free(stacks);
@@ -553,28 +598,42 @@ static char *last_record(char **text)
 }
 
 /*
- * A load that owns many rows: sa_tree.ko's one site under capture, reached
- * by 2^TREE_DEPTH stacks, a child row each (one object each, all left live
- * at its unload), in a table of TREE_SITES rows.  Another module's unload
- * (sa_leak, 5 objects) meanwhile gives its exact verdict; sa_tree's own
- * gives its exact verdict, one row per stack; and the kernel log says
- * nothing of a CPU held too long (soft lockup, RCU stall, hung task) or
- * of a lock or sleep in the wrong context (lockdep, "sleeping function")
- * from slab_account's load to the end.  The unloads' times are reported:
- * the verdict walks only the unloading load's rows.
+ * A load that owns many rows: sa_tree.ko's sites under capture, each
+ * reached by 2^depth stacks, a child row each (one object each, all left
+ * live at its unload), in a table of max_sites rows (tree_size()).
+ * Another module's unload (sa_leak, 5 objects) meanwhile gives its exact
+ * verdict; sa_tree's own gives its exact verdict, one row per stack; and
+ * the kernel log says nothing of a CPU held too long (soft lockup, RCU
+ * stall, hung task) or of a lock or sleep in the wrong context (lockdep,
+ * "sleeping function") from slab_account's load to the end.  The
+ * unloads' times are reported: the verdict walks only the unloading
+ * load's rows.
  */
-
 TEST_F(unload, a_load_with_many_rows)
 {
+	const struct tree_size *z = tree_size();
 	const char *extra = getenv("SA_LOAD_PARAMS");
-	unsigned long long n = 1ULL << TREE_DEPTH;
+	unsigned long long n = (unsigned long long)z->sites << z->depth;
 	struct sa_truth tt, t[NSITES];
-	char params[512], re[1024], *text, *last;
+	char params[512], re[1024], *text, *last, objs[64] = "";
 	double t_load, t_leak, t_tree;
 	int kmsg, cpus = 0;
 
-	snprintf(params, sizeof(params), "max_sites=%d max_stacks=%d%s%s",
-		 TREE_SITES, TREE_STACKS, extra ? " " : "", extra ? extra : "");
+	if (z->watchdog_thresh) {
+		char *v, want[16];
+
+		ASSERT_EQ(0, sa_read_file(WATCHDOG, &v, NULL))
+			TH_LOG("no %s: no soft lockup detector", WATCHDOG);
+		watchdog_saved = atoi(v);
+		free(v);
+		snprintf(want, sizeof(want), "%d", z->watchdog_thresh);
+		ASSERT_EQ(0, sa_write(WATCHDOG, want, strlen(want)));
+	}
+	if (z->max_objects)
+		snprintf(objs, sizeof(objs), " max_objects=%lu", z->max_objects);
+	snprintf(params, sizeof(params), "max_sites=%lu max_stacks=%lu%s%s%s",
+		 z->max_sites, z->max_stacks, objs, extra ? " " : "",
+		 extra ? extra : "");
 	kmsg = kmsg_from_now();
 	ASSERT_LE(0, kmsg);
 	ASSERT_EQ(0, sa_module_unload("slab_account"));
@@ -588,7 +647,8 @@ TEST_F(unload, a_load_with_many_rows)
 	ASSERT_EQ(0, sa_module_unload("sa_tree"));
 
 	t_load = now();
-	snprintf(params, sizeof(params), "depth=%d", TREE_DEPTH);
+	snprintf(params, sizeof(params), "sites=%u depth=%u", z->sites,
+		 z->depth);
 	ASSERT_EQ(0, sa_module_load("sa_tree", params));
 	t_load = now() - t_load;
 	ASSERT_EQ(1, sa_truth_read_file("/proc/sa_tree", &tt, 1, &cpus));
@@ -615,15 +675,17 @@ TEST_F(unload, a_load_with_many_rows)
 	text = kmsg_since(kmsg);
 	ASSERT_NE(NULL, text);
 	snprintf(re, sizeof(re),
-		 "slab_account: sa_tree \\(load 2\\) unloaded with %llu objects still live \\(%llu bytes, %llu requested\\) from %llu call sites: sa_tree_site\\+",
+		 "slab_account: sa_tree \\(load 2\\) unloaded with %llu objects still live \\(%llu bytes, %llu requested\\) from %llu call sites: sa_tree_site_[0-9]+\\+",
 		 n, tt.live, tt.live_req, n);
 	EXPECT_EQ(1, times(text, re)) TH_LOG("not logged once: %s", re);
 	EXPECT_EQ(0, times(text, "soft lockup|rcu.*stall|blocked for more than|BUG:|WARNING:|lockdep|sleeping function"))
 		TH_LOG("the kernel log: %s", text);
 	free(text);
-	ksft_print_msg("report: many rows: %u sites, sa_tree's %llu rows (one per stack) made in %.3f s; sa_leak's unload (5 objects) %.3f s, sa_tree's (%llu objects) %.3f s\n",
-		       TREE_SITES, n, t_load, t_leak, n, t_tree);
+	ksft_print_msg("report: many rows: %lu sites, sa_tree's %llu rows (one per stack, %u sites) made in %.3f s; sa_leak's unload (5 objects) %.3f s, sa_tree's (%llu objects) %.3f s; %d CPUs\n",
+		       z->max_sites, n, z->sites, t_load, t_leak, n, t_tree,
+		       (int)sysconf(_SC_NPROCESSORS_ONLN));
 
+	watchdog_restore();
 	ASSERT_EQ(0, sa_module_unload("slab_account"));
 	ASSERT_EQ(0, sa_restore());
 }
