@@ -110,6 +110,31 @@ static int cpu_set_online(int cpu, int on)
 	return err;
 }
 
+/*
+ * The rows of sa_test's first @n sites in @s (each found by its function's
+ * name) equal its books @t: allocs, frees, total, req, live and objs, each
+ * exactly.  A site without a row fails the ASSERT, which ends the whole
+ * test here as in the test's body (the 5.10 harness aborts the test's
+ * process, later ones longjmp out of the test).
+ */
+static void rows_match_truth(struct __test_metadata *_metadata,
+			     const struct sa_snap *s, const struct sa_truth *t,
+			     int n)
+{
+	for (int i = 0; i < n; i++) {
+		int count;
+		const struct sa_row *r = sa_snap_row(s, t[i].func, &count);
+
+		ASSERT_NE(NULL, r) TH_LOG("no row for %s", t[i].func);
+		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", t[i].func);
+		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", t[i].func);
+	}
+}
+
 /* The highest CPU online ("0-1", "0,2-3": the last number), or -1. */
 static int last_online_cpu(void)
 {
@@ -182,17 +207,7 @@ TEST_F(reload, cpu_online_after_load)
 	ASSERT_EQ(0, sa_truth_to_stride(&t[0], NULL));
 	ASSERT_EQ(0, sa_truth_to_stride(&t[1], "sa_test_cache"));
 	n = 2;
-	for (int i = 0; i < n; i++) {
-		const struct sa_row *r = sa_snap_row(&a, t[i].func, &count);
-
-		ASSERT_NE(NULL, r) TH_LOG("no row for %s", t[i].func);
-		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", t[i].func);
-	}
+	rows_match_truth(_metadata, &a, t, n);
 
 	/* Offline again: its counts and counters stay. */
 	ASSERT_EQ(0, cpu_set_online(cpu, 0));
@@ -351,17 +366,7 @@ TEST_F(reload, cpu_parked_at_load)
 	ASSERT_STREQ("sa_test_alloc_cache", t[1].func);
 	ASSERT_EQ(0, sa_truth_to_stride(&t[0], NULL));
 	ASSERT_EQ(0, sa_truth_to_stride(&t[1], "sa_test_cache"));
-	for (int i = 0; i < 2; i++) {
-		const struct sa_row *r = sa_snap_row(&a, t[i].func, &count);
-
-		ASSERT_NE(NULL, r) TH_LOG("no row for %s", t[i].func);
-		EXPECT_EQ(t[i].allocs, r->allocs) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].frees, r->frees) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].total, r->total) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].req, r->req) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].live, r->live) TH_LOG("%s", t[i].func);
-		EXPECT_EQ(t[i].objs, r->objs) TH_LOG("%s", t[i].func);
-	}
+	rows_match_truth(_metadata, &a, t, 2);
 	ksft_print_msg("report: parked: CPU %d stopped at state %d (sa_test:park), slab_account's state %d, loaded again: counters for %llu CPUs; online: %s %llu allocs, %llu bytes, %llu live exact\n",
 		       cpu, park, sa, cpus, t[0].func, t[0].allocs, t[0].total,
 		       t[0].live);

@@ -350,6 +350,49 @@ static void unload_verdict(struct __test_metadata *_metadata, const char *mod,
 	free(text);
 }
 
+/* The start of @mod's text, from sysfs; 0 if unknown. */
+static unsigned long text_of(const char *mod)
+{
+	char path[128], *text;
+	unsigned long a;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/sections/.text", mod);
+	if (sa_read_file(path, &text, NULL))
+		return 0;
+	a = strtoul(text, NULL, 16);
+	free(text);
+	return a;
+}
+
+/*
+ * sa_leak loaded with leak=1 (with @text, the start of its text then in
+ * *@text), its books read into @t while it is loaded, its unload and the
+ * verdict checked against them (unload_verdict()), and @t turned into the
+ * books its exit leaves (books_after_exit()).  Returns the load number
+ * slab_account gave it.  A failed ASSERT here ends the whole test, as in
+ * the test's body (the 5.10 harness aborts the test's process, later ones
+ * longjmp out of the test), so callers need no check after the call.
+ */
+static unsigned int load_leaking_and_unload(struct __test_metadata *_metadata,
+					    struct sa_truth *t,
+					    unsigned long *text)
+{
+	unsigned int load;
+	char err[256];
+	struct sa_snap s;
+
+	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
+	if (text)
+		*text = text_of("sa_leak");
+	ASSERT_EQ(0, books("sa_leak", t));
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
+	load = live_load(&s, "sa_leak");
+	sa_snap_free(&s);
+	unload_verdict(_metadata, "sa_leak", load, t, 1);
+	books_after_exit(t, 1);
+	return load;
+}
+
 /* Run @cmd, its output (stdout and stderr) in @out; its exit status. */
 static int run(const char *cmd, char *out, size_t n)
 {
@@ -491,13 +534,7 @@ TEST_F(unload, reload_gives_fresh_rows)
 	char err[256];
 	struct sa_snap s;
 
-	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
-	ASSERT_EQ(0, books("sa_leak", t1));
-	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
-	load1 = live_load(&s, "sa_leak");
-	sa_snap_free(&s);
-	unload_verdict(_metadata, "sa_leak", load1, t1, 1);
-	books_after_exit(t1, 1);
+	load1 = load_leaking_and_unload(_metadata, t1, NULL);
 
 	ASSERT_EQ(0, sa_module_load("sa_leak", "leak=0"));
 	ASSERT_EQ(0, books("sa_leak", t2));
@@ -524,20 +561,6 @@ TEST_F(unload, reload_gives_fresh_rows)
 	sa_snap_free(&s);
 }
 
-/* The start of @mod's text, from sysfs; 0 if unknown. */
-static unsigned long text_of(const char *mod)
-{
-	char path[128], *text;
-	unsigned long a;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/sections/.text", mod);
-	if (sa_read_file(path, &text, NULL))
-		return 0;
-	a = strtoul(text, NULL, 16);
-	free(text);
-	return a;
-}
-
 /*
  * sa_leak_b, the same code under another name, loaded where sa_leak was
  * (the module allocator gives the space back; tried a bounded number of
@@ -556,14 +579,7 @@ TEST_F(unload, another_module_never_joins)
 	int tries;
 
 	for (tries = 0; tries < 5; tries++) {
-		ASSERT_EQ(0, sa_module_load("sa_leak", "leak=1"));
-		a = text_of("sa_leak");
-		ASSERT_EQ(0, books("sa_leak", t));
-		ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err))) TH_LOG("%s", err);
-		load = live_load(&s, "sa_leak");
-		sa_snap_free(&s);
-		unload_verdict(_metadata, "sa_leak", load, t, 1);
-		books_after_exit(t, 1);
+		load = load_leaking_and_unload(_metadata, t, &a);
 		ASSERT_EQ(0, sa_module_load("sa_leak_b", "leak=0"));
 		b = text_of("sa_leak_b");
 		if (a && a == b)
