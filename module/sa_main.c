@@ -18,7 +18,9 @@
  *			or task, or by stack under capture; capture rules
  *   sa_stacks.c	the stacks of captured sites, and
  *			/proc/slab_account_stacks
- *   sa_tracepoints.c	the kmem tracepoint probes, for every era
+ *   sa_tracepoints.c	the kmem tracepoint probes, for every era, each
+ *			built twice by sa_tp_probes.h: with preemption
+ *			turned off around the event and without
  *   sa_kprobes.c	the paths the tracepoints do not report
  *   sa_kmem_cache.c	struct kmem_cache's size and name, for every era
  *   sa_control.c	start, stop, reset

@@ -18,7 +18,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/jump_label.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -39,121 +38,51 @@
  * kernel's own code does, so sa_tracepoints_detect() asks it at load,
  * before any probe is registered, with a kfree() of its own seen by a
  * probe of the kfree event.  Where the probes are called preemptible,
- * each event is counted with preemption off, as the kprobes' are: all
- * its updates on one CPU (the notes on ordering; reset's bases rely on
- * it).  Elsewhere the key stays off and costs a no-op jump.
+ * the probes registered turn preemption off around each event, as the
+ * kprobes' handlers run with it off: all its updates on one CPU (the
+ * notes on ordering; reset's bases rely on it).  Elsewhere the probes
+ * registered are built without that, and test nothing for it.  Set once,
+ * at load, before any probe is registered; a probe is unregistered as
+ * the one it registered.
  */
-static DEFINE_STATIC_KEY_FALSE(sa_tp_preemptible);
+static bool sa_tp_preemptible;
 
-#define sa_tp_enter()							\
-	do {								\
-		if (static_branch_unlikely(&sa_tp_preemptible))		\
-			preempt_disable_notrace();			\
-	} while (0)
-#define sa_tp_leave()							\
-	do {								\
-		if (static_branch_unlikely(&sa_tp_preemptible))		\
-			preempt_enable_notrace();			\
-	} while (0)
-
-static __always_inline void sa_tp_alloc(unsigned long call_site,
+static __always_inline void sa_tp_alloc(bool pe, unsigned long call_site,
 					const void *ptr, size_t bytes_req,
 					size_t bytes_alloc,
 					const struct kmem_cache *s)
 {
-	sa_tp_enter();
+	if (pe)
+		preempt_disable_notrace();
 	sa_account_alloc(call_site, ptr, bytes_req, bytes_alloc, s);
-	sa_tp_leave();
+	if (pe)
+		preempt_enable_notrace();
 }
 
-static __always_inline void sa_tp_free(unsigned long call_site,
+static __always_inline void sa_tp_free(bool pe, unsigned long call_site,
 				       const void *ptr)
 {
-	sa_tp_enter();
+	if (pe)
+		preempt_disable_notrace();
 	sa_account_free(call_site, ptr);
-	sa_tp_leave();
+	if (pe)
+		preempt_enable_notrace();
 }
 
-#if defined(SA_TP_CACHE_ALLOC_ARG) && !defined(SA_TP_NODE_EVENTS)
-
-static void sa_probe_kmalloc(void *data, unsigned long call_site,
-			     const void *ptr, size_t bytes_req,
-			     size_t bytes_alloc, gfp_t gfp_flags, int node)
-{
-	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
-}
-
-static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
-				      const void *ptr, struct kmem_cache *s,
-				      gfp_t gfp_flags, int node)
-{
-	sa_tp_alloc(call_site, ptr, sa_cache_object_size(s), sa_cache_size(s),
-		    s);
-}
-
-static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
-				     const void *ptr,
-				     const struct kmem_cache *s)
-{
-	sa_tp_free(call_site, ptr);
-}
-
-#elif defined(SA_TP_NODE_EVENTS) && !defined(SA_TP_CACHE_ALLOC_ARG)
-
-static void sa_probe_kmalloc(void *data, unsigned long call_site,
-			     const void *ptr, size_t bytes_req,
-			     size_t bytes_alloc, gfp_t gfp_flags)
-{
-	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
-}
-
-static void sa_probe_kmem_cache_alloc(void *data, unsigned long call_site,
-				      const void *ptr, size_t bytes_req,
-				      size_t bytes_alloc, gfp_t gfp_flags)
-{
-	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, SA_CACHE_UNKNOWN);
-}
-
-static void sa_probe_kmalloc_node(void *data, unsigned long call_site,
-				  const void *ptr, size_t bytes_req,
-				  size_t bytes_alloc, gfp_t gfp_flags,
-				  int node)
-{
-	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, NULL);
-}
-
-static void sa_probe_kmem_cache_alloc_node(void *data,
-					   unsigned long call_site,
-					   const void *ptr, size_t bytes_req,
-					   size_t bytes_alloc,
-					   gfp_t gfp_flags, int node)
-{
-	sa_tp_alloc(call_site, ptr, bytes_req, bytes_alloc, SA_CACHE_UNKNOWN);
-}
-
-#ifdef SA_TP_FREE_NAME_ARG
-static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
-				     const void *ptr, const char *name)
-{
-	sa_tp_free(call_site, ptr);
-}
-#else
-static void sa_probe_kmem_cache_free(void *data, unsigned long call_site,
-				     const void *ptr)
-{
-	sa_tp_free(call_site, ptr);
-}
-#endif
-
-#else
-#error "slab_account: this kernel's kmem tracepoint era is not supported"
-#endif
-
-static void sa_probe_kfree(void *data, unsigned long call_site,
-			   const void *ptr)
-{
-	sa_tp_free(call_site, ptr);
-}
+/*
+ * The probes, in two builds (sa_tp_probes.h): sa_probe_<event>, and
+ * sa_probe_<event>_pe, which turns preemption off around the event.
+ */
+#define SA_TP_PE		false
+#define SA_TP_PROBE(event)	sa_probe_##event
+#include "sa_tp_probes.h"
+#undef SA_TP_PE
+#undef SA_TP_PROBE
+#define SA_TP_PE		true
+#define SA_TP_PROBE(event)	sa_probe_##event##_pe
+#include "sa_tp_probes.h"
+#undef SA_TP_PE
+#undef SA_TP_PROBE
 
 /* What the probe of sa_tracepoints_detect() saw of its task's kfree(). */
 struct sa_tp_seen {
@@ -200,18 +129,24 @@ void sa_tracepoints_detect(void)
 		pr_info("tracepoint probes are called preemptible: the probes turn preemption off\n");
 	else
 		pr_info("cannot tell whether tracepoint probes are called preemptible: the probes turn preemption off\n");
-	static_branch_enable(&sa_tp_preemptible);
+	sa_tp_preemptible = true;
 }
 
-/* Registration of sa_probe_<tp>, as a pair of functions for the table. */
+/*
+ * Registration of the build of sa_probe_<tp> that this load uses, as a
+ * pair of functions for the table.
+ */
 #define SA_TRACEPOINT(tp)						\
 static int sa_reg_##tp(void)						\
 {									\
-	return register_trace_##tp(sa_probe_##tp, NULL);		\
+	return register_trace_##tp(sa_tp_preemptible ?			\
+				   sa_probe_##tp##_pe : sa_probe_##tp,	\
+				   NULL);				\
 }									\
 static void sa_unreg_##tp(void)						\
 {									\
-	unregister_trace_##tp(sa_probe_##tp, NULL);			\
+	unregister_trace_##tp(sa_tp_preemptible ?			\
+			      sa_probe_##tp##_pe : sa_probe_##tp, NULL);	\
 }
 
 SA_TRACEPOINT(kmalloc)
