@@ -148,9 +148,6 @@ ctx_shape
 ctx_mem captured
 echo "uncapture all" > $SA || broke "uncapture all"
 rmmod slab_account || broke "rmmod slab_account (5)"
-insmod $KO/slab_account.ko max_stacks=0 || broke "insmod max_stacks=0"
-ctx_mem nostacks
-rmmod slab_account || broke "rmmod slab_account (6)"
 grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
 	mount -t cgroup2 none /sys/fs/cgroup || broke "mount cgroup2"
 for split in task cgroup node; do
