@@ -44,9 +44,19 @@ static void **st_objs;		/* vmalloc'ed: no slab site of this module */
 static unsigned long st_allocs, st_total;
 static struct proc_dir_entry *st_proc;
 
+/*
+ * gcc may make one function of identical ones (-fipa-icf): each site's
+ * function is kept apart, so that each call site is its own.
+ */
+#ifdef CONFIG_CC_IS_GCC
+#define ST_NO_ICF	__attribute__((__no_icf__))
+#else
+#define ST_NO_ICF
+#endif
+
 /* One site's function: its own kmalloc() call, its own call site. */
 #define ST_SITE(n)							\
-static noinline __noclone void *sa_tree_site_##n(void)			\
+static noinline __noclone ST_NO_ICF void *sa_tree_site_##n(void)	\
 {									\
 	void *p = kmalloc(ST_SIZE, GFP_KERNEL);				\
 									\
@@ -160,7 +170,7 @@ static int __init st_init(void)
 
 	if (depth > ST_DEPTH_MAX || !sites || sites > ST_SITES_MAX)
 		return -EINVAL;
-	/* Path i: site i >> depth, by the walk's low depth bits. */
+	/* Path i reaches site i >> depth by its low depth bits. */
 	n = (unsigned long)sites << depth;
 	st_objs = vzalloc(array_size(n, sizeof(*st_objs)));
 	if (!st_objs)
@@ -183,9 +193,12 @@ static void __exit st_exit(void)
 
 	proc_remove(st_proc);
 	/* A leak on purpose: none for kmemleak to report. */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (st_objs[i])
 			kmemleak_not_leak(st_objs[i]);
+		if (!(i % 1024))
+			cond_resched();
+	}
 	pr_info("leaving %lu objects live\n", st_allocs);
 	vfree(st_objs);
 }
