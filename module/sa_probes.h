@@ -3,7 +3,8 @@
  * The probes that feed the core: kmem tracepoints (sa_tracepoints.c) and
  * kprobes on the allocator functions the tracepoints do not report
  * (sa_kprobes.c).  Every difference between kernel versions lives in
- * those two files, sa_kmem_cache.c and Kbuild's compile probes.
+ * those two files, the tracepoint probes' prototypes (sa_tp_probes.h),
+ * sa_kmem_cache.c and Kbuild's compile probes.
  *
  * Each has two groups, registered frees first: an object allocated
  * while the free probes were being patched in would stay live for ever.

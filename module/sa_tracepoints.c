@@ -18,6 +18,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -42,10 +43,10 @@
  * kprobes' handlers run with it off: all its updates on one CPU (the
  * notes on ordering; reset's bases rely on it).  Elsewhere the probes
  * registered are built without that, and test nothing for it.  Set once,
- * at load, before any probe is registered; a probe is unregistered as
- * the one it registered.
+ * at load, before any probe is registered, and read-only after the
+ * module's init: a probe is unregistered as the one it registered.
  */
-static bool sa_tp_preemptible;
+static bool sa_tp_preemptible __ro_after_init;
 
 static __always_inline void sa_tp_alloc(bool pe, unsigned long call_site,
 					const void *ptr, size_t bytes_req,

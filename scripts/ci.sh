@@ -88,7 +88,8 @@ bookworm:armhf:armmp sid:amd64:amd64}
 SA_REL_SMP=${SA_REL_SMP:-4}
 # $SA_TESTS: the test programs of the suite boot, when not all of them
 # (while working on one: SA_TESTS=sa_context_test SA_REL_ROWS= ci.sh row
-# ROW boots that program alone, and the NUMA boot where the row has one).
+# ROW boots that program alone, and the NUMA and scale boots where the
+# row has them: SA_NUMA_ROWS= SA_SCALE_ROWS= leaves those out).
 # $SA_REL_APPEND: more words for the reliability boot's command line, e.g.
 # SA_LOAD_PARAMS=log_times=1 (the stress test's loads of slab_account then
 # log each step's duration).
@@ -100,9 +101,9 @@ SA_DEBUG_REL_SMP=${SA_DEBUG_REL_SMP:-2}
 SA_NUMA_ROWS=${SA_NUMA_ROWS-$primary sid:amd64:amd64}
 # Rows that also boot the scale collection (slab_account_scale:
 # sa_unload_test with SA_MANY_ROWS=max, whose a_load_with_many_rows
-# unloads a module owning a million rows of a table of 2^20 sites, on
-# $SA_SCALE_SMP vCPUs and $SA_SCALE_MEM MB, with a soft lockup reported
-# after 2 s).
+# unloads a module owning 901,120 rows of a table of 2^20 sites, on
+# $SA_SCALE_SMP vCPUs and $SA_SCALE_MEM MB): 64-bit rows only, a 32-bit
+# kernel's vmalloc space holds no such tables.
 SA_SCALE_ROWS=${SA_SCALE_ROWS-$primary}
 SA_SCALE_SMP=${SA_SCALE_SMP:-4}
 SA_SCALE_MEM=${SA_SCALE_MEM:-2560}

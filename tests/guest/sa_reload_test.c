@@ -115,7 +115,8 @@ static int cpu_set_online(int cpu, int on)
  * name) equal its books @t: allocs, frees, total, req, live and objs, each
  * exactly.  A site without a row fails the ASSERT, which ends the whole
  * test here as in the test's body (the 5.10 harness aborts the test's
- * process, later ones longjmp out of the test).
+ * process, 6.1's and 6.12's longjmp out of the test, 7.2's runs the
+ * teardown and aborts).
  */
 static void rows_match_truth(struct __test_metadata *_metadata,
 			     const struct sa_snap *s, const struct sa_truth *t,
