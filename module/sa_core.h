@@ -167,7 +167,7 @@
  * sa_site.peak		atomic64, raised by cmpxchg, never lowered but by a
  *			reset: after an allocation that passed the room, to
  *			live_alloc plus what the allocating CPU then holds
- *			unfolded (sa_site_note_slow()); after a CPU's offline
+ *			unfolded (sa_site_look()); after a CPU's offline
  *			fold, to live_alloc.  Reset, under sa_ctl_lock, sets
  *			it before the CPUs' passes to the site's live bytes
  *			(live_alloc and every CPU's .live, read again if a
@@ -183,26 +183,34 @@
  *			meanwhile.
  * sa_site.room		how far a CPU's .live may rise before the next look
  *			at the peak: the peak less live_alloc at the last
- *			look, at most the batch.  READ_ONCE() by the hot path
- *			(in the line every allocation reads); WRITE_ONCE() by
+ *			look, at most the batch.  Read by the hot path (in
+ *			the line every allocation reads) with a plain load
+ *			folded into its one compare (data_race(): an aligned
+ *			long, written whole), by the slow path with
+ *			READ_ONCE(); WRITE_ONCE() by
  *			a look when it must shrink, may grow by SA_ROOM_STEP,
  *			or may double, then, after smp_mb(), made 0 if
  *			live_alloc rose or the peak fell meanwhile (a stale
  *			larger room never stays); made 0 by an offline fold
  *			or a reset's pass that moved live_alloc.  Reset sets
  *			the peak, smp_mb(), then 0, before the passes.
- * sa_site.req_range	atomic64: the smallest and largest request (32 bits
+ * sa_site.req_min, .req_max  the smallest and largest request (u32
  *			each), in the line every allocation reads.  An
- *			allocation reads it after it is counted, and widens it
- *			by a cmpxchg loop only to a new extreme
- *			(sa_site_widen()).  Reset empties it before it reads
- *			any CPU's counters, and smp_call_on_cpu() orders each
- *			CPU's pass after that: an event counted after its
- *			CPU's pass reads it after the emptying, so the range
- *			holds every request since the reset (and perhaps some
- *			of events during the reset on CPUs not yet read,
- *			which the file bounds by the size buckets that have
- *			requests, sa_site_sizes()).
+ *			allocation reads them after it is counted, each with
+ *			READ_ONCE(), and widens each by a cmpxchg loop only to
+ *			a new extreme (sa_site_widen()).  Reset empties them
+ *			(U32_MAX, 0) before it reads any CPU's counters, and
+ *			smp_call_on_cpu() orders each CPU's pass after that:
+ *			an event counted after its CPU's pass reads them after
+ *			the emptying, so they hold every request since the
+ *			reset (and perhaps some of events during the reset on
+ *			CPUs not yet read, which the file bounds by the size
+ *			buckets that have requests, sa_site_sizes()).  The two
+ *			are read apart, not as one value: between resets each
+ *			only moves outward, so a minimum read at one moment
+ *			and a maximum at another bound a range the site had
+ *			at the later one.  A request the two pass was within
+ *			the extremes then, and needs no widening.
  * sa_site.large	atomic64: the requests larger than SA_CPU_SIZES_MAX,
  *			which the CPUs count with the largest size they keep,
  *			less those taken back; written only on the page
@@ -415,9 +423,11 @@ struct sa_site {
 	unsigned long type;		/* enum sa_site_type bits */
 	/*
 	 * Requests since the last reset: the smallest and the largest
-	 * (sa_req_range()), widened by an allocation with a new extreme.
+	 * (U32_MAX and 0 when none), widened by an allocation with a new
+	 * extreme.
 	 */
-	atomic64_t req_range;
+	u32 req_min;
+	u32 req_max;
 	long room;			/* of .live before the next fold */
 	u32 ctr;			/* its counters' offset in a CPU's array */
 	u32 off;			/* its byte offset in sa_sites */
@@ -587,15 +597,14 @@ static inline unsigned int sa_size_bucket(u32 req)
 	return min_t(unsigned int, fls((req - 1) >> 3), SA_SIZE_BUCKETS - 1);
 }
 
-/* A site's request extremes as sa_site.req_range holds them. */
-#define SA_REQ_NONE	((u64)U32_MAX)	/* no request yet: min > max */
-
-static __always_inline u64 sa_req_range(u32 min, u32 max)
-{
-	return (u64)max << 32 | min;
-}
-
 /* ---- call sites ------------------------------------------------------ */
+
+/* Empty @e's request extremes: no request since (min > max). */
+static inline void sa_site_range_empty(struct sa_site *e)
+{
+	WRITE_ONCE(e->req_min, U32_MAX);
+	WRITE_ONCE(e->req_max, 0);
+}
 
 /* The site at byte offset @off: object values keep offsets, not indexes. */
 static __always_inline struct sa_site *sa_site_of(u32 off)
@@ -623,6 +632,7 @@ static __always_inline struct sa_site_pcpu *sa_site_ctrs(const struct sa_site *e
 	return (void *)(__this_cpu_read(sa_cpu_ctrs) + e->ctr);
 }
 
+void sa_site_look(struct sa_site *e, s64 mine, size_t bytes_alloc);
 void sa_site_note_slow(struct sa_site *e, s64 mine,
 		       size_t bytes_alloc, size_t bytes_req);
 void sa_site_fold_free(struct sa_site *e, s64 mine, unsigned long bytes);
@@ -676,19 +686,23 @@ static __always_inline s64 sa_site_count_alloc(struct sa_site *e,
  * @e: past the room, a look at the peak (and a fold past the batch); a
  * request outside the site's extremes widens them.  When does not matter,
  * so callers do it last (a tail call).  @req is compared as the probe
- * received it; both tests read only the site's first line.
+ * received it; both tests read only the site's first line.  A site that
+ * grows (past the room, within the extremes) calls the look alone.
  */
 static __always_inline void sa_site_note(struct sa_site *e, s64 mine,
 					 size_t bytes_alloc, size_t req)
 {
-	u64 range;
-
-	if (unlikely(mine > READ_ONCE(e->room)))
+	/*
+	 * Plain loads the compiler folds into the compares, each used
+	 * once.  The extremes are read apart (the notes on ordering).
+	 */
+	if (unlikely((u32)req < data_race(e->req_min) ||
+		     /* Read apart from the minimum, as above. */
+		     (u32)req > data_race(e->req_max)))
 		goto slow;
-	range = atomic64_read(&e->req_range);
-	if (unlikely((u32)req < lower_32_bits(range) ||
-		     (u32)req > upper_32_bits(range)))
-		goto slow;
+	/* An aligned long, written whole: a plain load, as above. */
+	if (unlikely(mine > data_race(e->room)))
+		sa_site_look(e, mine, bytes_alloc);
 	return;
 slow:
 	sa_site_note_slow(e, mine, bytes_alloc, req);
@@ -771,16 +785,17 @@ static __always_inline unsigned int sa_bucket_find(struct sa_bucket *b,
 }
 
 /*
- * Index of @key in @b, or SA_BUCKET_KEYS, where @key is expected: each key
- * read once, by a marked load, which decides.
+ * Index of @key in @b from key @first on, or SA_BUCKET_KEYS, where @key is
+ * expected: each key read once, by a marked load, which decides.
  */
 static __always_inline unsigned long sa_bucket_find_hit(struct sa_bucket *b,
-							unsigned long key)
+							unsigned long key,
+							unsigned long first)
 {
 	unsigned long j;
 
 #pragma GCC unroll 16
-	for (j = 0; j < SA_BUCKET_KEYS; j++) {
+	for (j = first; j < SA_BUCKET_KEYS; j++) {
 		if (READ_ONCE(b->key[j]) == key) {
 			/* Pairs with the release that published the key. */
 			smp_rmb();
@@ -943,7 +958,17 @@ static __always_inline void sa_account_free(unsigned long call_site,
 		return;
 	h = sa_hash(key, sa_bucket_mask);
 	home = &sa_buckets[h];
-	j = sa_bucket_find_hit(home, key);
+	/*
+	 * Slot 0 on its own path, the common case: its key's and value's
+	 * addresses need no index.
+	 */
+	if (likely(READ_ONCE(home->key[0]) == key)) {
+		/* Pairs with the release that published the key. */
+		smp_rmb();
+		sa_obj_release(&home->key[0], sa_val_at(h, 0));
+		return;
+	}
+	j = sa_bucket_find_hit(home, key, 1);
 	if (unlikely(j == SA_BUCKET_KEYS)) {
 		sa_account_free_slow(0, call_site, ptr);
 		return;

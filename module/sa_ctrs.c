@@ -278,25 +278,24 @@ static void sa_note_batch(long batch)
 
 /* ---- the slow paths of an event ----------------------------------------- */
 
-/* Widen @e's request extremes to @req, if it is a new extreme. */
+/*
+ * Widen @e's request extremes to @req, each by a cmpxchg loop that only
+ * moves it outward.  The common case here (a look at the peak): within
+ * them, two loads.
+ */
 static void sa_site_widen(struct sa_site *e, u32 req)
 {
-	u64 cur = atomic64_read(&e->req_range);
+	u32 cur, old;
 
-	/* The common case here (a look at the peak): within them. */
-	if (req >= lower_32_bits(cur) && req <= upper_32_bits(cur))
-		return;
-	for (;;) {
-		u32 min = lower_32_bits(cur), max = upper_32_bits(cur);
-		u64 old, want;
-
-		want = sa_req_range(min_t(u32, min, req), max_t(u32, max, req));
-		if (want == cur)
-			return;
-		old = atomic64_cmpxchg(&e->req_range, cur, want);
+	for (cur = READ_ONCE(e->req_min); req < cur; cur = old) {
+		old = cmpxchg(&e->req_min, cur, req);
 		if (old == cur)
-			return;
-		cur = old;
+			break;
+	}
+	for (cur = READ_ONCE(e->req_max); req > cur; cur = old) {
+		old = cmpxchg(&e->req_max, cur, req);
+		if (old == cur)
+			break;
 	}
 }
 
@@ -305,40 +304,52 @@ static void sa_site_widen(struct sa_site *e, u32 req)
  * room: this CPU's bytes are folded when they pass the batch, and the
  * peak is raised to the site's folded live bytes plus what this CPU
  * still holds (exact when no other CPU holds any: the notes on ordering),
- * then the room set from them.  A request outside the extremes widens
- * them.
+ * then the room set from them.  The probes call it for a request within
+ * the site's extremes (a site's growth), sa_site_note_slow() for one
+ * outside them.
+ */
+noinline void sa_site_look(struct sa_site *e, s64 mine, size_t bytes_alloc)
+{
+	long batch;
+	s64 live, peak;
+
+	if (mine <= READ_ONCE(e->room))
+		return;
+	batch = sa_live_batch(bytes_alloc);
+	/*
+	 * A room above SA_LIVE_BATCH is only given here: a CPU holds more
+	 * unfolded only after such a look.
+	 */
+	if (batch > SA_LIVE_BATCH)
+		sa_note_batch(batch);
+	if (mine > batch) {
+		live = sa_site_fold_ctr(e, sa_site_ctrs(e));
+		mine = 0;
+	} else {
+		/*
+		 * An interrupt or NMI may have folded this CPU's bytes since
+		 * @mine was read: read this CPU's bytes again after
+		 * live_alloc, so that a fold between the two reads is missed
+		 * (its own look at the peak counted it) rather than counted
+		 * twice.
+		 */
+		live = atomic64_read(&e->live_alloc);
+		barrier();
+		mine = (s64)sa_ctr_read(&sa_site_ctrs(e)->live);
+	}
+	peak = sa_site_raise_peak(e, live + mine);
+	sa_site_set_room(e, live, peak, batch);
+}
+
+/*
+ * An allocation of a request outside @e's extremes, or one the probe
+ * could not tell apart: the look at the peak if past the room, then the
+ * extremes widened.
  */
 noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 				size_t bytes_alloc, size_t bytes_req)
 {
-	if (mine > READ_ONCE(e->room)) {
-		long batch = sa_live_batch(bytes_alloc);
-		s64 live, peak;
-
-		/*
-		 * A room above SA_LIVE_BATCH is only given here: a CPU
-		 * holds more unfolded only after such a look.
-		 */
-		if (batch > SA_LIVE_BATCH)
-			sa_note_batch(batch);
-		if (mine > batch) {
-			live = sa_site_fold_ctr(e, sa_site_ctrs(e));
-			mine = 0;
-		} else {
-			/*
-			 * An interrupt or NMI may have folded this CPU's
-			 * bytes since @mine was read: read this CPU's bytes
-			 * again after live_alloc, so that a fold between the
-			 * two reads is missed (its own look at the peak
-			 * counted it) rather than counted twice.
-			 */
-			live = atomic64_read(&e->live_alloc);
-			barrier();
-			mine = (s64)sa_ctr_read(&sa_site_ctrs(e)->live);
-		}
-		peak = sa_site_raise_peak(e, live + mine);
-		sa_site_set_room(e, live, peak, batch);
-	}
+	sa_site_look(e, mine, bytes_alloc);
 	/* At most KMALLOC_MAX_SIZE: 32 bits. */
 	sa_site_widen(e, bytes_req);
 }
@@ -490,7 +501,9 @@ static u32 sa_bucket_hi(unsigned int i)
 void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 {
 	const struct sa_site_cold *b = sa_site_cold(e);
-	u64 range = atomic64_read(&e->req_range);
+	/* Read apart: each only moves outward between resets. */
+	u32 req_min = READ_ONCE(e->req_min);
+	u32 req_max = READ_ONCE(e->req_max);
 	s64 n[SA_SIZE_BUCKETS] = { 0 };
 	unsigned int i, lo = SA_SIZE_BUCKETS, hi = 0;
 	struct sa_site_pcpu *c;
@@ -531,16 +544,18 @@ void sa_site_sizes(struct sa_site *e, u64 allocs, struct sa_site_sizes *z)
 		z->count[hi] += left;
 		lo = min(lo, hi);
 	}
-	if (!allocs || range == SA_REQ_NONE)
+	if (!allocs)
 		return;		/* no request since the last reset */
 	/*
-	 * Every request since the reset widened the range after the reset
-	 * emptied it: the range holds them all, and may hold a request
+	 * Every request since the reset widened the extremes after the
+	 * reset emptied them: they hold them all, and may hold a request
 	 * made during the reset on a CPU not yet read.  Within the buckets
-	 * that have requests.
+	 * that have requests; a busy site's extremes read before its
+	 * latest requests widened them (empty, or outside those buckets)
+	 * give the buckets' bounds.
 	 */
-	z->min = max(lower_32_bits(range), sa_bucket_lo(lo));
-	z->max = min(upper_32_bits(range), sa_bucket_hi(hi));
+	z->min = max(req_min, sa_bucket_lo(lo));
+	z->max = min(req_max, sa_bucket_hi(hi));
 	if (z->min > z->max) {
 		z->min = sa_bucket_lo(lo);
 		z->max = sa_bucket_hi(hi);
@@ -644,7 +659,7 @@ void sa_sites_reset(void)
 			cond_resched();
 		if (!sa_site_ready(e))
 			continue;
-		atomic64_set(&e->req_range, SA_REQ_NONE);
+		sa_site_range_empty(e);
 		b->base_large = atomic64_read(&e->large);
 		atomic64_set(&e->peak, sa_site_live_now(e));
 		/*

@@ -195,7 +195,7 @@ static struct sa_site *sa_site_get_slow(unsigned long call_site,
 				e->call_site = call_site;
 				e->helper = sa_helper_of(call_site);
 				e->off = (char *)e - (char *)sa_sites;
-				atomic64_set(&e->req_range, SA_REQ_NONE);
+				sa_site_range_empty(e);
 				/* Zeroed at load, used by no site before. */
 				e->ctr = idx * sizeof(struct sa_site_pcpu);
 				sa_site_set_cache(e, s);
@@ -377,7 +377,7 @@ struct sa_site *sa_site_new_child(struct sa_site *parent)
 	c->call_site = parent->call_site;
 	c->via = READ_ONCE(parent->via);
 	c->off = (char *)c - (char *)sa_sites;
-	atomic64_set(&c->req_range, SA_REQ_NONE);
+	sa_site_range_empty(c);
 	/* Zeroed at load, used by no site before. */
 	c->ctr = idx * sizeof(struct sa_site_pcpu);
 	/* Its parent's kind; never in the hash, no fast path passes it. */
