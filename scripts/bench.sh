@@ -39,7 +39,10 @@
 # The NUMA boot (issue 33), SA_BENCH_RUNS=numa-icount: the icount boot
 # with a second NUMA node, memory only (run-qemu.sh --numa 2), where
 # split=node loads: its pair beside the other splits'.
-#   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX   sizes of the runs (10000,1000,100)
+#   SA_BENCH_SIZES=NPAIR,NBATCH,NMIX[,MIXRUNS]  sizes of the runs
+#                                      (10000,1000,100); MIXRUNS, the
+#                                      mixes per configuration in the
+#                                      peers' boot (5)
 #   SA_BENCH_RUNS="icount plain map-icount map-plain armhf-icount
 #                  arm64-icount scale numa-icount" which boots (the
 #                                      default: the first four)

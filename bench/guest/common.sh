@@ -16,14 +16,14 @@ P=/proc/sa_bench
 SA=/proc/slab_account
 T=/sys/kernel/tracing
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
-NPAIR=10000 NBATCH=1000 NMIX=100 PEERS=0 SCALE=""
+NPAIR=10000 NBATCH=1000 NMIX=100 MIXRUNS=5 PEERS=0 SCALE=""
 # shellcheck disable=SC2013 # (words, not lines)
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	sa.bench=*)
 		# shellcheck disable=SC2046 # (split on purpose)
 		set -- $(echo "${arg#sa.bench=}" | tr , ' ')
-		NPAIR=$1 NBATCH=$2 NMIX=$3
+		NPAIR=$1 NBATCH=$2 NMIX=$3 MIXRUNS=${4:-5}
 		;;
 	sa.peers=1) PEERS=1 ;;
 	# The scale run's two boots (scale.sh).

@@ -22,7 +22,6 @@ set -u
 . /bench/common.sh
 BPF=/usr/bin/sa_bpf
 BPFOUT=/tmp/sa_bpf.out
-MIXRUNS=5
 
 workload() {
 	run pair 64 "$NPAIR"
@@ -36,7 +35,7 @@ workload() {
 	shapes
 	# Several mixes in each configuration: the scatter is measured where
 	# it arises, and the report takes the median.
-	for _ in $(seq $MIXRUNS); do
+	for _ in $(seq "$MIXRUNS"); do
 		mix
 	done
 }

@@ -8,7 +8,7 @@
 #   M KEY VALUE...          memory, call sites, reads
 #   SAB_FAIL what           something broke (the host fails the bench)
 #   SAB_DONE
-# Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX on the command line;
+# Sizes of the runs: sa.bench=NPAIR,NBATCH,NMIX[,MIXRUNS] on the command line;
 # sa.peers=1 runs peers.sh instead (the MAP kernel's boot), sa.scale=cpus
 # or sa.scale=ram scale.sh (the scale run's boots).
 set -u
