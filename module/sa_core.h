@@ -196,10 +196,12 @@
  *			the peak, smp_mb(), then 0, before the passes.
  * sa_site.req_min, .req_max  the smallest and largest request (u32
  *			each), in the line every allocation reads.  An
- *			allocation reads them after it is counted, each with
- *			READ_ONCE(), and widens each by a cmpxchg loop only to
- *			a new extreme (sa_site_widen()).  Reset empties them
- *			(U32_MAX, 0) before it reads any CPU's counters, and
+ *			allocation reads each with a plain load (data_race():
+ *			an aligned u32, written whole, used in one compare)
+ *			and widens each by a cmpxchg loop only to a new
+ *			extreme (sa_site_widen()).  Reset empties them
+ *			(SA_REQ_MIN_NONE, 0) before it reads any CPU's
+ *			counters, and
  *			smp_call_on_cpu() orders each CPU's pass after that:
  *			an event counted after its CPU's pass reads them after
  *			the emptying, so they hold every request since the
@@ -423,8 +425,8 @@ struct sa_site {
 	unsigned long type;		/* enum sa_site_type bits */
 	/*
 	 * Requests since the last reset: the smallest and the largest
-	 * (U32_MAX and 0 when none), widened by an allocation with a new
-	 * extreme.
+	 * (SA_REQ_MIN_NONE and 0 when none), widened by an allocation
+	 * with a new extreme.
 	 */
 	u32 req_min;
 	u32 req_max;
@@ -599,10 +601,20 @@ static inline unsigned int sa_size_bucket(u32 req)
 
 /* ---- call sites ------------------------------------------------------ */
 
+/*
+ * The smallest request of a site with none: above every request (at most
+ * KMALLOC_MAX_SIZE), with bit 31 clear.  Older riscv64 kernels' 32-bit
+ * cmpxchg compares the expected value, zero-extended, with the word lr.w
+ * loads, sign-extended: with bit 31 set it never matches, and the
+ * cmpxchg returns the expected value without storing (a later kernel fix
+ * casts it through int).
+ */
+#define SA_REQ_MIN_NONE		((u32)S32_MAX)
+
 /* Empty @e's request extremes: no request since (min > max). */
 static inline void sa_site_range_empty(struct sa_site *e)
 {
-	WRITE_ONCE(e->req_min, U32_MAX);
+	WRITE_ONCE(e->req_min, SA_REQ_MIN_NONE);
 	WRITE_ONCE(e->req_max, 0);
 }
 
@@ -693,8 +705,8 @@ static __always_inline void sa_site_note(struct sa_site *e, s64 mine,
 					 size_t bytes_alloc, size_t req)
 {
 	/*
-	 * Plain loads the compiler folds into the compares, each used
-	 * once.  The extremes are read apart (the notes on ordering).
+	 * Plain loads, each used once (on x86 folded into the compare).
+	 * The extremes are read apart (the notes on ordering).
 	 */
 	if (unlikely((u32)req < data_race(e->req_min) ||
 		     /* Read apart from the minimum, as above. */

@@ -280,8 +280,8 @@ static void sa_note_batch(long batch)
 
 /*
  * Widen @e's request extremes to @req, each by a cmpxchg loop that only
- * moves it outward.  The common case here (a look at the peak): within
- * them, two loads.
+ * moves it outward.  A request already within them (another CPU widened
+ * them since the probe read them) costs two loads.
  */
 static void sa_site_widen(struct sa_site *e, u32 req)
 {
@@ -342,9 +342,9 @@ noinline void sa_site_look(struct sa_site *e, s64 mine, size_t bytes_alloc)
 }
 
 /*
- * An allocation of a request outside @e's extremes, or one the probe
- * could not tell apart: the look at the peak if past the room, then the
- * extremes widened.
+ * An allocation of a request outside @e's extremes as the probe read
+ * them: the look at the peak if past the room, then the extremes
+ * widened.
  */
 noinline void sa_site_note_slow(struct sa_site *e, s64 mine,
 				size_t bytes_alloc, size_t bytes_req)

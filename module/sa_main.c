@@ -195,6 +195,8 @@ static int __init sa_init(void)
 
 	/* The object table keeps sizes in 32 bits. */
 	BUILD_BUG_ON(KMALLOC_MAX_SIZE > U32_MAX);
+	/* An empty minimum is above every request. */
+	BUILD_BUG_ON(KMALLOC_MAX_SIZE >= SA_REQ_MIN_NONE);
 
 	sa_log_steps = log_times;
 	sa_epoch = get_jiffies_64();
