@@ -201,18 +201,18 @@
  *			and widens each by a cmpxchg loop only to a new
  *			extreme (sa_site_widen()).  Reset empties them
  *			(SA_REQ_MIN_NONE, 0) before it reads any CPU's
- *			counters, and
- *			smp_call_on_cpu() orders each CPU's pass after that:
- *			an event counted after its CPU's pass reads them after
- *			the emptying, so they hold every request since the
- *			reset (and perhaps some of events during the reset on
- *			CPUs not yet read, which the file bounds by the size
- *			buckets that have requests, sa_site_sizes()).  The two
- *			are read apart, not as one value: between resets each
- *			only moves outward, so a minimum read at one moment
- *			and a maximum at another bound a range the site had
- *			at the later one.  A request the two pass was within
- *			the extremes then, and needs no widening.
+ *			counters, and smp_call_on_cpu() orders each CPU's
+ *			pass after that: an event counted after its CPU's
+ *			pass reads them after the emptying, so they hold
+ *			every request since the reset (and perhaps some
+ *			events during the reset on CPUs not yet read, which
+ *			the file bounds by the size buckets that have
+ *			requests, sa_site_sizes()).  The two are read apart,
+ *			not as one value: between resets each only moves
+ *			outward, so a minimum read at one moment and a
+ *			maximum at another bound a range the site had at the
+ *			later one.  A request the two pass was within the
+ *			extremes then, and needs no widening.
  * sa_site.large	atomic64: the requests larger than SA_CPU_SIZES_MAX,
  *			which the CPUs count with the largest size they keep,
  *			less those taken back; written only on the page

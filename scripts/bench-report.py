@@ -145,8 +145,8 @@ def parse(path, configs):
                         median(runs)
                     # Each kind's ns per operation, its median over the
                     # runs: the kinds scatter apart (fork the most).
+                    kr = r.setdefault("mix kind runs", {})
                     for k, x in zip(MIX_KINDS, v[3:9]):
-                        kr = r.setdefault("mix kind runs", {})
                         kr.setdefault(k, []).append(int(x) / it)
                         r["mix " + k] = median(kr[k])
     return res, meta
