@@ -17,7 +17,7 @@
 #     off (SA_DEBUG_LOCKS=0), one of our modules that rmmod refused before
 #     the kmemleak scan, a failed scan, or a suspected leak whose
 #     allocation backtrace involves our modules (slab_account, sa_test,
-#     sa_stress, sa_age, sa_leak, sa_leak_b, sa_ctx, sa_tree, sa_bench, sa_floor; or an address no symbol resolves any
+#     sa_stress, sa_age, sa_leak, sa_leak_b, sa_ctx, sa_tree, sa_takeback, sa_bench, sa_floor; or an address no symbol resolves any
 #     more, i.e. a module unloaded since: only ours are loaded in these
 #     guests), except the kernel's own leak of a failed sysfs_slab_add()
 #     while sa_fault_test injects faults (counted apart).  Other leaks (the base kernel's; kmemleak is a heuristic)
@@ -126,7 +126,7 @@ elif [ -n "$leaks" ]; then
 		n && /comm "sa_fault_test"/ { fault[n] = 1 }
 		n && /kobject_set_name_vargs/ { kname[n] = 1 }
 		n && /sysfs_slab_add/ { sysfs[n] = 1 }
-		n && (/\[(slab_account|sa_test|sa_stress|sa_age|sa_leak|sa_leak_b|sa_ctx|sa_tree|sa_bench|sa_floor)\]/ ||
+		n && (/\[(slab_account|sa_test|sa_stress|sa_age|sa_leak|sa_leak_b|sa_ctx|sa_tree|sa_takeback|sa_bench|sa_floor)\]/ ||
 		      /\[<[^>]*>\] 0x[0-9a-f]+$/) { mine[n] = 1 }
 		END {
 			c = 0; k = 0
