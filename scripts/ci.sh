@@ -648,13 +648,19 @@ run_row() {	# run_row ROW (in a subshell: dies stay local)
 	fi
 	if in_list "$row" "$SA_REL_ROWS"; then
 		# The take-back read mid-sum needs a third CPU, a kernel that
-		# can be fully preemptible, and kprobes on x86-64 or arm64.
+		# can be fully preemptible (PREEMPT_RT, or PREEMPT_DYNAMIC with
+		# its debugfs file, which SCHED_DEBUG gave up to 6.x), and
+		# kprobes on x86-64 or arm64.  (A maxcpus= below 3 in
+		# SA_REL_APPEND would skip it too, unexpected.)
 		local relskips=""
 		if [ "$relsmp" -lt 3 ] ||
 		   ! grep -qE '^CONFIG_PREEMPT_(RT|DYNAMIC)=y' "$KDIR/.config" ||
+		   { ! grep -q '^CONFIG_PREEMPT_RT=y' "$KDIR/.config" &&
+		     { ! grep -q '^CONFIG_DEBUG_FS=y' "$KDIR/.config" ||
+		       grep -q '^# CONFIG_SCHED_DEBUG is not set' "$KDIR/.config"; }; } ||
 		   ! grep -qE '^CONFIG_(X86_64|ARM64)=y' "$KDIR/.config" ||
 		   ! grep -q '^CONFIG_KPROBES=y' "$KDIR/.config"; then
-			relskips="global.taken_back_on_another_cpu_mid_read"
+			relskips="takeback.taken_back_on_another_cpu_mid_read"
 		fi
 		log "reliability boot: SMP stress ($relsmp vCPUs, $reltime)"
 		boot_row test "$out/boot-rel" --smp "$relsmp" \

@@ -102,7 +102,8 @@ debug_report() {
 	# Unloaded, our modules' objects still held are leaks too (their
 	# backtraces then show bare addresses); a test that failed may have
 	# left sa_stress storming.
-	for m in sa_stress sa_age sa_leak sa_leak_b sa_ctx sa_test slab_account; do
+	for m in sa_takeback sa_stress sa_age sa_leak sa_leak_b sa_ctx sa_test \
+	    slab_account; do
 		[ ! -d /sys/module/$m ] || rmmod $m || echo "SA_RMMOD_FAILED=$m"
 	done
 	# kmemleak reports objects older than 5 s that no memory points to;

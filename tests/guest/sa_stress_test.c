@@ -1186,6 +1186,7 @@ TEST_F_TIMEOUT(stress, split_and_capture_exact, 900)
 #define SAT_PROC	"/proc/sa_takeback"
 #define SAT_PREEMPT	"/sys/kernel/debug/sched/preempt"
 #define SAT_READS	3
+#define SAT_ATTEMPTS	5
 
 /*
  * The preemption mode now: "rt", or the one in parentheses in
@@ -1194,7 +1195,7 @@ TEST_F_TIMEOUT(stress, split_and_capture_exact, 900)
 static void preempt_mode(char *mode, size_t n)
 {
 	struct utsname u;
-	char *text = NULL, *open, *close;
+	char *text = NULL, *lp, *rp;
 
 	*mode = '\0';
 	if (!uname(&u) && strstr(u.version, "PREEMPT_RT")) {
@@ -1205,11 +1206,11 @@ static void preempt_mode(char *mode, size_t n)
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	if (sa_read_file(SAT_PREEMPT, &text, NULL))
 		return;
-	open = strchr(text, '(');
-	close = open ? strchr(open, ')') : NULL;
-	if (close && (size_t)(close - open) < n) {
-		memcpy(mode, open + 1, close - open - 1);
-		mode[close - open - 1] = '\0';
+	lp = strchr(text, '(');
+	rp = lp ? strchr(lp, ')') : NULL;
+	if (rp && (size_t)(rp - lp) < n) {
+		memcpy(mode, lp + 1, rp - lp - 1);
+		mode[rp - lp - 1] = '\0';
 	}
 	free(text);
 }
@@ -1231,26 +1232,94 @@ static int insane(const struct sa_row *r, char *why, size_t n)
 	return 0;
 }
 
-TEST(taken_back_on_another_cpu_mid_read)
+/*
+ * What the test changed, for the teardown to put back whatever failed:
+ * the preemption mode, the reader's CPUs, sa_takeback loaded.
+ */
+FIXTURE(takeback) {
+	char mode[32];
+	int set_full;
+	int pinned;
+	cpu_set_t was;
+};
+
+FIXTURE_SETUP(takeback)
 {
-	char mode[32], err[256], bad[512] = "", *stats = NULL;
+	self->mode[0] = '\0';
+	self->set_full = 0;
+	self->pinned = 0;
+}
+
+FIXTURE_TEARDOWN(takeback)
+{
+	if (sa_module_loaded("sa_takeback")) {
+		sa_write(SAT_PROC, "disarm", 6);
+		sa_module_unload("sa_takeback");
+	}
+	if (self->pinned)
+		sched_setaffinity(0, sizeof(self->was), &self->was);
+	if (self->set_full)
+		sa_write(SAT_PREEMPT, self->mode, strlen(self->mode));
+	sa_restore();
+}
+
+/*
+ * One attempt: arm, SAT_READS reads each row of which must be sane (the
+ * first impossible one into @bad), disarm; sa_takeback's counts into
+ * @st (pauses, moved, stayed, hold and move timeouts; -1 unread).
+ */
+static void takeback_reads(char *bad, size_t n, int st[5],
+			   unsigned long long *rows,
+			   unsigned long long *longest)
+{
+	char err[256], *stats = NULL;
+	struct sa_snap s;
+	int e;
+
+	for (int k = 0; k < 5; k++)
+		st[k] = -1;
+	e = sa_write(SAT_PROC, "arm", 3);
+	if (e) {
+		snprintf(bad, n, "arm: %s", strerror(e));
+		return;
+	}
+	for (int i = 0; i < SAT_READS && !*bad; i++) {
+		if (sa_snap_read(&s, err, sizeof(err))) {
+			snprintf(bad, n, "read %d: %s", i, err);
+			break;
+		}
+		for (size_t j = 0; j < s.nrows && !*bad; j++)
+			insane(&s.rows[j], bad, n);
+		*rows += s.nrows;
+		sa_snap_free(&s);
+	}
+	sa_write(SAT_PROC, "disarm", 6);
+	if (!sa_read_file(SAT_PROC, &stats, NULL))
+		sscanf(stats, "pauses %d moved %d stayed %d timeouts %d %d longest %llu",
+		       &st[0], &st[1], &st[2], &st[3], &st[4], longest);
+	free(stats);
+}
+
+TEST_F_TIMEOUT(takeback, taken_back_on_another_cpu_mid_read, 300)
+{
+	char err[256], bad[512] = "";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long long rows = 0;
-	int pauses = -1, moved = -1, stayed = -1, holds_out = -1, moves_out = -1;
-	unsigned long long longest = 0;
-	int set_full = 0, e;
-	cpu_set_t one, was;
+	unsigned long long rows = 0, longest = 0, recharged = 0, cycles = 0;
+	int st[5], attempt, n = 0, e;
+	const struct sa_row *r;
+	struct sa_snap s;
+	cpu_set_t one;
 
 	if (cpus < 3)
 		SKIP(return, "%ld online CPUs: the reader needs a third beside CPUs 0 and 1",
 		     cpus);
-	preempt_mode(mode, sizeof(mode));
-	if (!*mode)
+	preempt_mode(self->mode, sizeof(self->mode));
+	if (!self->mode[0])
 		SKIP(return, "no PREEMPT_RT and no %s: the kernel cannot be made fully preemptible",
 		     SAT_PREEMPT);
-	if (strcmp(mode, "rt") && strcmp(mode, "full")) {
+	if (strcmp(self->mode, "rt") && strcmp(self->mode, "full")) {
 		ASSERT_EQ(0, sa_write(SAT_PREEMPT, "full", 4));
-		set_full = 1;
+		self->set_full = 1;
 	}
 	/*
 	 * sa_takeback first (its kretprobe on krealloc() must be entered
@@ -1260,59 +1329,62 @@ TEST(taken_back_on_another_cpu_mid_read)
 	if (sa_module_loaded("slab_account"))
 		ASSERT_EQ(0, sa_module_unload("slab_account"));
 	e = sa_module_load("sa_takeback", NULL);
-	if (e == EOPNOTSUPP) {
-		if (set_full)
-			sa_write(SAT_PREEMPT, mode, strlen(mode));
-		ASSERT_EQ(0, sa_restore());
+	if (e == EOPNOTSUPP)
 		SKIP(return, "sa_takeback needs kprobes on x86-64 or arm64");
-	}
 	ASSERT_EQ(0, e);
 	ASSERT_EQ(0, sa_restore());
 
 	/* The reader on the last online CPU, away from CPUs 0 and 1. */
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(was), &was));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(self->was), &self->was));
 	CPU_ZERO(&one);
 	CPU_SET(cpus - 1, &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, sa_write(SAT_PROC, "arm", 3));
-	for (int i = 0; i < SAT_READS && !*bad; i++) {
-		struct sa_snap s;
-
-		if (sa_snap_read(&s, err, sizeof(err))) {
-			snprintf(bad, sizeof(bad), "read %d: %s", i, err);
+	self->pinned = 1;
+	/*
+	 * A hold or a move that gives up (8 s: a vCPU of a busy host that
+	 * did not get its turn) ends the holds of its attempt, which then
+	 * may not have held every sum: another attempt, up to SAT_ATTEMPTS.
+	 * Every row of every read must be sane all the same.
+	 */
+	for (attempt = 1; attempt <= SAT_ATTEMPTS && !*bad; attempt++) {
+		takeback_reads(bad, sizeof(bad), st, &rows, &longest);
+		ksft_print_msg("report: taken back, attempt %d: %d holds of the reader in %d reads (%llu rows so far; the longest %llu us), %d krealloc()s returned on CPU 1, %d elsewhere, timeouts %d holding, %d moving (preemption %s%s)\n",
+			       attempt, st[0], SAT_READS, rows, longest, st[1],
+			       st[2], st[3], st[4],
+			       self->set_full ? "set to full from " : "",
+			       self->mode);
+		if (st[1] >= 0 && st[2] >= 0)
+			cycles += st[1] + st[2];
+		if (!st[3] && !st[4])
 			break;
-		}
-		for (size_t j = 0; j < s.nrows && !*bad; j++)
-			insane(&s.rows[j], bad, sizeof(bad));
-		rows += s.nrows;
-		sa_snap_free(&s);
 	}
-	sa_write(SAT_PROC, "disarm", 6);
-	sched_setaffinity(0, sizeof(was), &was);
-	if (!sa_read_file(SAT_PROC, &stats, NULL))
-		sscanf(stats, "pauses %d moved %d stayed %d timeouts %d %d longest %llu",
-		       &pauses, &moved, &stayed, &holds_out, &moves_out,
-		       &longest);
-	free(stats);
-	EXPECT_EQ(0, sa_module_unload("sa_takeback"));
-	if (set_full)
-		EXPECT_EQ(0, sa_write(SAT_PREEMPT, mode, strlen(mode)));
-
-	ksft_print_msg("report: taken back: %d holds of the reader in %d reads (%llu rows; the longest %llu us), %d krealloc()s returned on CPU 1, %d elsewhere, timeouts %d holding, %d moving (preemption %s%s)\n",
-		       pauses, SAT_READS, rows, longest, moved, stayed,
-		       holds_out, moves_out, set_full ? "set to full from " : "",
-		       mode);
+	/* Every krealloc() was recharged to its caller, whichever CPU. */
+	ASSERT_EQ(0, sa_snap_read(&s, err, sizeof(err)));
+	r = sa_snap_row(&s, "sa_takeback_move", &n);
+	if (r)
+		recharged = r->allocs;
+	sa_snap_free(&s);
+	ksft_print_msg("report: taken back: %llu krealloc()s recharged to their caller, of %llu made in holds\n",
+		       recharged, cycles);
 	if (*bad)
 		TH_LOG("impossible row: %s", bad);
 	ASSERT_EQ(0, bad[0]);
 	/*
-	 * It held the reader, and nearly every time the take-back was on
-	 * CPU 1: every sum of every site read CPU 0 before a count and CPU
-	 * 1 after a take-back, but for a few (6.1-rt once returned one
-	 * krealloc() of 606 elsewhere).
+	 * An attempt held the reader without giving up, and nearly every
+	 * time the take-back was on CPU 1: every sum of every site read CPU
+	 * 0 before a count and CPU 1 after a take-back (a krealloc() back
+	 * elsewhere is allowed one in ten).
 	 */
-	ASSERT_LT(0, pauses);
-	ASSERT_LE(pauses - pauses / 10, moved);
+	ASSERT_LT(0, st[0]);
+	ASSERT_EQ(0, st[3]);
+	ASSERT_EQ(0, st[4]);
+	ASSERT_LE(st[0] - st[0] / 10, st[1]);
+	/*
+	 * slab_account took each back: none stayed at the first site (a
+	 * hold given up may leave one krealloc() made after the counts).
+	 */
+	ASSERT_EQ(1, n);
+	ASSERT_LE(cycles, recharged);
 }
 
 SA_SELFTEST_MAIN(0)

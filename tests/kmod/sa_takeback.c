@@ -19,10 +19,10 @@
  * The reader is the task that writes "arm" to /proc/sa_takeback, on a CPU
  * other than 0 and 1.  A kprobe on the kernel's search for the next CPU
  * of a mask (what for_each_cpu() calls) holds it each time slab_account's
- * sums (functions sa_site_*) have read CPU 0 and look for the next CPU,
- * while the mover makes one such krealloc(): the reader then sees the
- * moved object's first site on CPU 0 before its count and on CPU 1 after
- * its take-back, one allocation too few.
+ * sums (sa_site_sum(), in sa_site_view()) have read CPU 0 and look for
+ * the next CPU, while the mover makes one such krealloc(): the reader
+ * then sees the moved object's first site on CPU 0 before its count and
+ * on CPU 1 after its take-back, one allocation too few.
  *
  * Writes to /proc/sa_takeback:
  *   arm     the writing task is the reader from now on (counts zeroed)
@@ -33,7 +33,8 @@
  *   stayed N     krealloc()s that returned elsewhere (not preempted in
  *                time)
  *   timeouts N   holds of the reader, then moves of the mover, that
- *                waited 10 s and gave up (two numbers)
+ *                waited 8 s and gave up (two numbers); after the first,
+ *                no more holds nor moves until the next "arm"
  *   longest N    the longest hold of the reader, in microseconds
  *
  * It must be loaded before slab_account.  The kretprobes of a function
@@ -60,6 +61,7 @@
 #include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -67,7 +69,13 @@
 
 #define SAT_COUNT_CPU	0
 #define SAT_BACK_CPU	1
-#define SAT_WAIT_NS	(10 * NSEC_PER_SEC)
+/*
+ * How long a hold or a move waits: far more than either takes (a few ms
+ * in a QEMU guest), for a host so busy that a vCPU waits its turn for
+ * seconds; less than the 10 s after which a spin with interrupts off
+ * would be reported (int3 and arm64's kprobes).
+ */
+#define SAT_WAIT_NS	(8 * NSEC_PER_SEC)
 
 #if defined(CONFIG_KPROBES) && (defined(CONFIG_X86_64) || defined(CONFIG_ARM64))
 #define SAT_CAN 1
@@ -102,6 +110,10 @@ static void *sat_old;
 static int sat_window;
 /* The CPU krealloc() last returned on, for the mover. */
 static int sat_ret_cpu;
+/* A hold or a move gave up: none more until the next "arm". */
+static bool sat_broken;
+/* The moved object, stored by sa_takeback_move(). */
+static void *sat_new;
 
 /*
  * Spins until *@flag is @want (acquire), at most SAT_WAIT_NS; how long.
@@ -116,6 +128,7 @@ static u64 sat_wait_ul(unsigned long *flag, unsigned long want)
 		now = local_clock();
 		if (now - start > SAT_WAIT_NS) {
 			atomic_inc(&sat_hold_timeouts);
+			WRITE_ONCE(sat_broken, true);
 			break;
 		}
 		cpu_relax();
@@ -125,8 +138,8 @@ static u64 sat_wait_ul(unsigned long *flag, unsigned long want)
 
 /*
  * The search for_each_cpu() calls, and the CPU it starts from:
- * _find_next_bit(addr, size, start) where linux/find.h declares it (6.x),
- * cpumask_next(n, mask) from n + 1 before (5.10).
+ * _find_next_bit(addr, size, start) where linux/find.h declares it so
+ * (6.1 on), cpumask_next(n, mask) from n + 1 before (5.10).
  */
 #ifdef SAT_HAVE_FIND_NEXT_BIT
 #define SAT_SCAN_SYM	"_find_next_bit"
@@ -149,12 +162,15 @@ static int sat_scan_pre(struct kprobe *kp, struct pt_regs *regs)
 	unsigned long seq;
 	u64 held;
 
-	if (!reader || current->pid != reader ||
+	if (!reader || current->pid != reader || READ_ONCE(sat_broken) ||
+	    fatal_signal_pending(current) ||
 	    raw_smp_processor_id() <= SAT_BACK_CPU ||
 	    sat_scan_from(regs) != SAT_COUNT_CPU + 1)
 		return 0;
+	/* sa_site_view(), or the sa_site_sum() it may not have inlined. */
 	sprint_symbol_no_offset(sym, sat_ret_addr(regs));
-	if (strncmp(sym, "sa_site_", 8) || !strstr(sym, " [slab_account]"))
+	if (strcmp(sym, "sa_site_view [slab_account]") &&
+	    strcmp(sym, "sa_site_sum [slab_account]"))
 		return 0;
 	atomic_inc(&sat_pauses);
 	seq = READ_ONCE(sat_request) + 1;
@@ -176,7 +192,7 @@ static int sat_free_pre(struct kprobe *kp, struct pt_regs *regs)
 	void *old = READ_ONCE(sat_old);
 	u64 start;
 
-	if (current != sat_mover || !old ||
+	if (current != sat_mover || !old || READ_ONCE(sat_broken) ||
 	    (void *)regs_get_kernel_argument(regs, 0) != old)
 		return 0;
 	WRITE_ONCE(sat_old, NULL);
@@ -186,6 +202,9 @@ static int sat_free_pre(struct kprobe *kp, struct pt_regs *regs)
 	while (cpumask_test_cpu(SAT_COUNT_CPU, current->cpus_ptr)) {
 		if (local_clock() - start > SAT_WAIT_NS) {
 			atomic_inc(&sat_move_timeouts);
+			WRITE_ONCE(sat_broken, true);
+			/* The shifter must not move the mover later on. */
+			WRITE_ONCE(sat_window, 0);
 			break;
 		}
 		cpu_relax();
@@ -228,9 +247,14 @@ static noinline void *sa_takeback_alloc(void)
 	return kmalloc(64, GFP_KERNEL);
 }
 
-static noinline void *sa_takeback_move(void *p)
+/*
+ * The krealloc() whose moved object is recharged here: the caller's row
+ * is named sa_takeback_move (a store after the call, so no tail call
+ * makes it another function's).
+ */
+static noinline void sa_takeback_move(void *p)
 {
-	return krealloc(p, 1024, GFP_KERNEL);
+	WRITE_ONCE(sat_new, krealloc(p, 1024, GFP_KERNEL));
 }
 
 /* One krealloc() that moves its object, on CPU 0. */
@@ -241,8 +265,10 @@ static void sat_cycle(void)
 	if (!p)
 		return;
 	WRITE_ONCE(sat_ret_cpu, -1);
+	WRITE_ONCE(sat_window, 0);
 	WRITE_ONCE(sat_old, p);
-	q = sa_takeback_move(p);
+	sa_takeback_move(p);
+	q = READ_ONCE(sat_new);
 	WRITE_ONCE(sat_old, NULL);
 	if (!q) {
 		kfree(p);
@@ -261,7 +287,7 @@ static int sat_mover_fn(void *unused)
 
 	set_cpus_allowed_ptr(current, cpumask_of(SAT_COUNT_CPU));
 	while (!kthread_should_stop()) {
-		/* Acquire: pairs with the reader's release of its hold. */
+		/* Acquire: pairs with the reader's release as a hold starts. */
 		seq = smp_load_acquire(&sat_request);
 		if (seq == seen) {
 			usleep_range(20, 50);
@@ -345,30 +371,32 @@ static int sat_open(struct inode *inode, struct file *file)
 static ssize_t sat_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	char buf[16];
+	ssize_t ret = len;
+	char buf[16], *cmd;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	strim(buf);
+	cmd = strim(buf);
 	mutex_lock(&sat_lock);
-	if (!strcmp(buf, "arm")) {
+	if (!strcmp(cmd, "arm")) {
 		atomic_set(&sat_pauses, 0);
 		atomic_set(&sat_moved, 0);
 		atomic_set(&sat_stayed, 0);
 		atomic_set(&sat_hold_timeouts, 0);
 		atomic_set(&sat_move_timeouts, 0);
 		WRITE_ONCE(sat_longest, 0);
+		WRITE_ONCE(sat_broken, false);
 		WRITE_ONCE(sat_reader, current->pid);
-	} else if (!strcmp(buf, "disarm")) {
+	} else if (!strcmp(cmd, "disarm")) {
 		WRITE_ONCE(sat_reader, 0);
 	} else {
-		len = -EINVAL;
+		ret = -EINVAL;
 	}
 	mutex_unlock(&sat_lock);
-	return len;
+	return ret;
 }
 
 static const struct proc_ops sat_proc_ops = {
